@@ -1,0 +1,41 @@
+// Type-aware lint (no-floating-promises) plus Nx module boundaries:
+// services never import each other, contracts import no other lib.
+import tseslint from 'typescript-eslint';
+import nx from '@nx/eslint-plugin';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', 'dist/**', '.switchyard/**', '.nx/**', 'coverage/**', '**/jest.config.js', 'jest.*.js', 'tools/build/**', '**/__fixtures__/**'] },
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    plugins: { '@nx': nx },
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/unbound-method': 'off',
+      'no-console': 'error',
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          allow: [],
+          enforceBuildableLibDependency: false,
+          depConstraints: [
+            { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', 'libs/testing/**/*.ts'],
+    rules: { '@typescript-eslint/no-unsafe-assignment': 'off', '@typescript-eslint/no-unsafe-member-access': 'off' },
+  },
+);

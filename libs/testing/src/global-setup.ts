@@ -1,0 +1,47 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startNatsServer } from '../../messaging/src/nats-server/nats-server.process';
+import {
+  TEST_DATABASE_URL_KEY,
+  TEST_NATS_URL_KEY,
+  EMBEDDED_DATABASE_MARKER,
+  WELL_KNOWN_DATABASE_URLS,
+  WELL_KNOWN_NATS_URL,
+  natsWithJetStreamAnswers,
+  postgresAnswers,
+} from './test-infrastructure';
+import { registerTeardown } from './global-teardown-registry';
+
+/**
+ * Runs once in jest's parent process. Uses NATS_URL / DATABASE_URL when given, else the servers
+ * on their standard local ports, else starts a private nats-server from PATH and marks the
+ * database as embedded. Workers inherit the chosen URLs through the environment.
+ */
+export default async function globalSetup(): Promise<void> {
+  if (!process.env[TEST_NATS_URL_KEY]) {
+    process.env[TEST_NATS_URL_KEY] = await chooseNats();
+  }
+  if (!process.env[TEST_DATABASE_URL_KEY]) {
+    process.env[TEST_DATABASE_URL_KEY] = await chooseDatabase();
+  }
+}
+
+async function chooseNats(): Promise<string> {
+  const given = process.env['NATS_URL'];
+  if (given) return given;
+  if (await natsWithJetStreamAnswers(WELL_KNOWN_NATS_URL)) return WELL_KNOWN_NATS_URL;
+  const server = await startNatsServer({ storeDirectory: mkdtempSync(path.join(tmpdir(), 'switchyard-test-nats-')) });
+  registerTeardown(() => server.stop());
+  return server.url;
+}
+
+async function chooseDatabase(): Promise<string> {
+  const given = process.env['DATABASE_URL'];
+  if (given) return given;
+  for (const url of WELL_KNOWN_DATABASE_URLS) {
+    if (await postgresAnswers(url)) return url;
+  }
+  // No server: each test database becomes its own in-process embedded database (see test-database.ts).
+  return EMBEDDED_DATABASE_MARKER;
+}

@@ -1,0 +1,2 @@
+export * from './test-environment';
+export * from './test-infrastructure';

@@ -1,0 +1,44 @@
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { Client } from 'pg';
+
+/** Environment keys through which the jest bootstrap hands its NATS and database to test workers. */
+export const TEST_NATS_URL_KEY = 'SWITCHYARD_TEST_NATS_URL';
+export const TEST_DATABASE_URL_KEY = 'SWITCHYARD_TEST_DATABASE_URL';
+/** Value of TEST_DATABASE_URL_KEY when no Postgres server answered. */
+export const EMBEDDED_DATABASE_MARKER = 'embedded';
+
+/** The servers CI machines run for us; tests fall back to private ones when these are absent. */
+export const WELL_KNOWN_NATS_URL = 'nats://127.0.0.1:4222';
+export const WELL_KNOWN_DATABASE_URLS = [
+  'postgres://postgres@127.0.0.1:5432/test',
+  'postgres://postgres@127.0.0.1:5432/postgres',
+];
+
+export async function natsWithJetStreamAnswers(url: string): Promise<boolean> {
+  try {
+    const connection = await connect({ servers: url, timeout: 2_000, reconnect: false });
+    try {
+      const manager = await jetstreamManager(connection, { timeout: 2_000 });
+      await manager.getAccountInfo();
+      return true;
+    } finally {
+      await connection.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+export async function postgresAnswers(url: string): Promise<boolean> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
