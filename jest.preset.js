@@ -4,7 +4,10 @@ const { swcOptions, jestModuleNameMapper } = require('./tools/build/swc-options.
 
 module.exports = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest', swcOptions({ rewritePaths: false })] },
+  // PGlite's CommonJS build still calls import(), which jest's VM rejects on Node 20; swc rewrites
+  // it (and our TypeScript) to require().
+  transform: { '^.+\\.(ts|js|mjs|cjs)$': ['@swc/jest', swcOptions({ rewritePaths: false })] },
+  transformIgnorePatterns: ['/node_modules/(?!(@electric-sql)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: jestModuleNameMapper(),
   testMatch: ['<rootDir>/src/**/*.spec.ts'],

@@ -1,1 +1,12 @@
-export {};
+export * from './data-source/data-source.factory';
+export * from './data-source/database-readiness.check';
+export * from './entities/consumer-checkpoint.entity';
+export * from './entities/processed-command.entity';
+export * from './entities/outbox-event.entity';
+export * from './entities/foundation.entities';
+export * from './entities/safe-integer.transformer';
+export * from './migrations/migration.list';
+export * from './migrations/migration.runner';
+export * from './nest/persistence.tokens';
+export * from './nest/persistence.module';
+export * from './embedded/embedded-database';

@@ -1,1 +1,10 @@
-export {};
+export * from './config/config-validation.error';
+export * from './config/load-config';
+export * from './config/config-fields';
+export * from './config/redact-config';
+export * from './logging/json-logger';
+export * from './health/readiness-check';
+export * from './health/health.controller';
+export * from './health/health.module';
+export * from './bootstrap/bootstrap-service';
+export * from './config/service-config.schema';

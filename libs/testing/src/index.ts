@@ -1,2 +1,3 @@
 export * from './test-environment';
 export * from './test-infrastructure';
+export * from './test-database';

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { ContractViolation } from './contract-violation.error';
+import { commandReplySchema } from './command-reply.schema';
+import { positiveIntegerSchema } from './shared-fields.schema';
+import { identifierSchema } from './subject-token';
+import * as task from './task-commands.schema';
+import { uuidv7 } from './uuidv7';
+
+/** A command request: sent request/reply on `cmd.<command>`; `requestId` is the idempotency key. */
+export interface CommandEnvelope<TCommand extends string = string, TPayload = unknown, TVersion extends number = number> {
+  /** Retrying with the same id must return the first outcome, never apply twice. */
+  requestId: string;
+  command: TCommand;
+  schemaVersion: TVersion;
+  correlationId: string;
+  payload: TPayload;
+}
+
+function defineCommand<
+  const TCommand extends string,
+  const TVersion extends number,
+  TPayload extends z.ZodType,
+  TResult extends z.ZodType,
+>(definition: {
+  command: TCommand;
+  schemaVersion: TVersion;
+  payload: TPayload;
+  result: TResult;
+}) {
+  const request = z.object({
+    requestId: identifierSchema,
+    command: z.literal(definition.command),
+    schemaVersion: z.literal(definition.schemaVersion),
+    correlationId: z.string().min(1),
+    payload: definition.payload,
+  });
+  return { ...definition, request, reply: commandReplySchema(definition.result) };
+}
+
+const commandBaseSchema = z.object({
+  requestId: identifierSchema,
+  command: z.string().min(1),
+  schemaVersion: positiveIntegerSchema,
+  correlationId: z.string().min(1),
+  payload: z.unknown(),
+});
+
+export const COMMAND_CATALOG = {
+  'task.enqueue': defineCommand({
+    command: 'task.enqueue',
+    schemaVersion: 1,
+    payload: task.taskEnqueuePayloadSchema,
+    result: task.taskStateResultSchema,
+  }),
+  'task.claim': defineCommand({
+    command: 'task.claim',
+    schemaVersion: 1,
+    payload: task.taskClaimPayloadSchema,
+    result: task.taskClaimResultSchema,
+  }),
+  'task.start': defineCommand({
+    command: 'task.start',
+    schemaVersion: 1,
+    payload: task.taskStartPayloadSchema,
+    result: task.taskLeaseResultSchema,
+  }),
+  'task.renew': defineCommand({
+    command: 'task.renew',
+    schemaVersion: 1,
+    payload: task.taskRenewPayloadSchema,
+    result: task.taskLeaseResultSchema,
+  }),
+  'task.complete': defineCommand({
+    command: 'task.complete',
+    schemaVersion: 1,
+    payload: task.taskCompletePayloadSchema,
+    result: task.taskStateResultSchema,
+  }),
+  'task.fail': defineCommand({
+    command: 'task.fail',
+    schemaVersion: 1,
+    payload: task.taskFailPayloadSchema,
+    result: task.taskFailResultSchema,
+  }),
+  'task.cancel': defineCommand({
+    command: 'task.cancel',
+    schemaVersion: 1,
+    payload: task.taskCancelPayloadSchema,
+    result: task.taskStateResultSchema,
+  }),
+  'task.requeue': defineCommand({
+    command: 'task.requeue',
+    schemaVersion: 1,
+    payload: task.taskRequeuePayloadSchema,
+    result: task.taskStateResultSchema,
+  }),
+} as const;
+
+export type CommandCatalog = typeof COMMAND_CATALOG;
+export type CommandName = keyof CommandCatalog;
+export const COMMAND_NAMES = Object.keys(COMMAND_CATALOG) as CommandName[];
+
+export type TaskEnqueueCommand = CommandEnvelope<'task.enqueue', task.TaskEnqueuePayload, 1>;
+export type TaskClaimCommand = CommandEnvelope<'task.claim', task.TaskClaimPayload, 1>;
+export type TaskStartCommand = CommandEnvelope<'task.start', task.TaskStartPayload, 1>;
+export type TaskRenewCommand = CommandEnvelope<'task.renew', task.TaskRenewPayload, 1>;
+export type TaskCompleteCommand = CommandEnvelope<'task.complete', task.TaskCompletePayload, 1>;
+export type TaskFailCommand = CommandEnvelope<'task.fail', task.TaskFailPayload, 1>;
+export type TaskCancelCommand = CommandEnvelope<'task.cancel', task.TaskCancelPayload, 1>;
+export type TaskRequeueCommand = CommandEnvelope<'task.requeue', task.TaskRequeuePayload, 1>;
+
+export type SwitchyardCommand =
+  | TaskEnqueueCommand
+  | TaskClaimCommand
+  | TaskStartCommand
+  | TaskRenewCommand
+  | TaskCompleteCommand
+  | TaskFailCommand
+  | TaskCancelCommand
+  | TaskRequeueCommand;
+
+/** Result type per command, written out so the type tests can hold the schemas to it. */
+export interface CommandResults {
+  'task.enqueue': task.TaskStateResult;
+  'task.claim': task.TaskClaimResult;
+  'task.start': task.TaskLeaseResult;
+  'task.renew': task.TaskLeaseResult;
+  'task.complete': task.TaskStateResult;
+  'task.fail': task.TaskFailResult;
+  'task.cancel': task.TaskStateResult;
+  'task.requeue': task.TaskStateResult;
+}
+
+export type CommandOf<TCommand extends CommandName> = Extract<SwitchyardCommand, { command: TCommand }>;
+export type CommandPayloadOf<TCommand extends CommandName> = CommandOf<TCommand>['payload'];
+export type CommandResultOf<TCommand extends CommandName> = CommandResults[TCommand];
+
+export const commandSchema = z.discriminatedUnion('command', [
+  COMMAND_CATALOG['task.enqueue'].request,
+  COMMAND_CATALOG['task.claim'].request,
+  COMMAND_CATALOG['task.start'].request,
+  COMMAND_CATALOG['task.renew'].request,
+  COMMAND_CATALOG['task.complete'].request,
+  COMMAND_CATALOG['task.fail'].request,
+  COMMAND_CATALOG['task.cancel'].request,
+  COMMAND_CATALOG['task.requeue'].request,
+]);
+
+export function isCommandName(value: unknown): value is CommandName {
+  return typeof value === 'string' && Object.hasOwn(COMMAND_CATALOG, value);
+}
+
+export type ParseCommandResult = { ok: true; command: SwitchyardCommand } | { ok: false; error: ContractViolation };
+
+/** Validates a request body; a violation maps to an `invalid_request` reply. */
+export function parseCommand(input: unknown): ParseCommandResult {
+  const base = commandBaseSchema.safeParse(input);
+  if (!base.success) {
+    return { ok: false, error: new ContractViolation('invalid_envelope', 'Not a valid command request', base.error.issues) };
+  }
+  const { command, schemaVersion } = base.data;
+  if (!isCommandName(command)) {
+    return { ok: false, error: new ContractViolation('unknown_command', `Unknown command ${command}`, [], command) };
+  }
+  const expectedVersion = COMMAND_CATALOG[command].schemaVersion;
+  if (schemaVersion !== expectedVersion) {
+    const message = `${command} schema version ${schemaVersion} is not supported (expected ${expectedVersion})`;
+    return { ok: false, error: new ContractViolation('unsupported_schema_version', message, [], command) };
+  }
+  const parsed = commandSchema.safeParse(input);
+  if (!parsed.success) {
+    const error = new ContractViolation('invalid_payload', `Invalid ${command} request`, parsed.error.issues, command);
+    return { ok: false, error };
+  }
+  return { ok: true, command: parsed.data };
+}
+
+export interface CreateCommandInput<TCommand extends CommandName> {
+  command: TCommand;
+  payload: CommandPayloadOf<TCommand>;
+  /** Reuse the same id when retrying; a fresh UUIDv7 otherwise. */
+  requestId?: string;
+  correlationId?: string;
+}
+
+/** Builds a validated request; throws ContractViolation on a bad payload (a caller bug). */
+export function createCommand<TCommand extends CommandName>(input: CreateCommandInput<TCommand>): CommandOf<TCommand> {
+  const definition = COMMAND_CATALOG[input.command];
+  const requestId = input.requestId ?? uuidv7();
+  const candidate = {
+    requestId,
+    command: input.command,
+    schemaVersion: definition.schemaVersion,
+    correlationId: input.correlationId ?? requestId,
+    payload: input.payload,
+  };
+  const result = definition.request.safeParse(candidate);
+  if (!result.success) {
+    const message = `Invalid ${input.command} request: ${result.error.message}`;
+    throw new ContractViolation('invalid_payload', message, result.error.issues, input.command);
+  }
+  return result.data as CommandOf<TCommand>;
+}

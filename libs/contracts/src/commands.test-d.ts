@@ -1,0 +1,36 @@
+import type { z } from 'zod';
+import type { Equal, Expect } from './type-equality.helper';
+import type { CommandCatalog, CommandName, CommandOf, CommandResults, SwitchyardCommand, commandSchema } from './command-catalog';
+import type { CommandReply } from './command-reply.schema';
+import type * as task from './task-commands.schema';
+
+type Request<TCommand extends CommandName> = z.infer<CommandCatalog[TCommand]['request']>;
+type ReplySchemaOf<TCommand extends CommandName> = z.infer<CommandCatalog[TCommand]['reply']>;
+type ResultSchemaOf<TCommand extends CommandName> = z.infer<CommandCatalog[TCommand]['result']>;
+
+export type CommandPayloadTypeTests = [
+  Expect<Equal<z.infer<typeof task.taskEnqueuePayloadSchema>, task.TaskEnqueuePayload>>,
+  Expect<Equal<z.infer<typeof task.taskClaimPayloadSchema>, task.TaskClaimPayload>>,
+  Expect<Equal<z.infer<typeof task.taskStartPayloadSchema>, task.TaskStartPayload>>,
+  Expect<Equal<z.infer<typeof task.taskRenewPayloadSchema>, task.TaskRenewPayload>>,
+  Expect<Equal<z.infer<typeof task.taskCompletePayloadSchema>, task.TaskCompletePayload>>,
+  Expect<Equal<z.infer<typeof task.taskFailPayloadSchema>, task.TaskFailPayload>>,
+  Expect<Equal<z.infer<typeof task.taskCancelPayloadSchema>, task.TaskCancelPayload>>,
+  Expect<Equal<z.infer<typeof task.taskRequeuePayloadSchema>, task.TaskRequeuePayload>>,
+  Expect<Equal<z.infer<typeof task.claimedTaskSchema>, task.ClaimedTask>>,
+  Expect<Equal<z.infer<typeof task.taskClaimResultSchema>, task.TaskClaimResult>>,
+  Expect<Equal<z.infer<typeof task.taskLeaseResultSchema>, task.TaskLeaseResult>>,
+  Expect<Equal<z.infer<typeof task.taskStateResultSchema>, task.TaskStateResult>>,
+  Expect<Equal<z.infer<typeof task.taskFailResultSchema>, task.TaskFailResult>>,
+];
+
+export type CommandEnvelopeTypeTests = [
+  Expect<Equal<{ [TCommand in CommandName]: Request<TCommand> }, { [TCommand in CommandName]: CommandOf<TCommand> }>>,
+  Expect<Equal<{ [TCommand in CommandName]: ResultSchemaOf<TCommand> }, CommandResults>>,
+  Expect<Equal<ReplySchemaOf<'task.claim'>, CommandReply<task.TaskClaimResult>>>,
+  Expect<Equal<ReplySchemaOf<'task.fail'>, CommandReply<task.TaskFailResult>>>,
+  Expect<Equal<ReplySchemaOf<'task.renew'>, CommandReply<task.TaskLeaseResult>>>,
+  Expect<Equal<ReplySchemaOf<'task.cancel'>, CommandReply<task.TaskStateResult>>>,
+  Expect<Equal<z.infer<typeof commandSchema>, SwitchyardCommand>>,
+  Expect<Equal<SwitchyardCommand['command'], CommandName>>,
+];

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import {
+  actorSchema,
+  isoTimestampSchema,
+  nonNegativeIntegerSchema,
+  positiveIntegerSchema,
+  tokenUsageSchema,
+  type Actor,
+  type TokenUsage,
+} from './shared-fields.schema';
+import { identifierSchema } from './subject-token';
+import { taskSourceSchema, type TaskSource } from './task-source.schema';
+import { taskFailureReasonSchema, taskStateSchema, type TaskFailureReason, type TaskState } from './task-state';
+
+// Payloads and results of the queue's request/reply commands. Every report names its attempt so
+// the queue can answer `stale_attempt` to a late report instead of applying it.
+
+export interface TaskStateResult {
+  taskId: string;
+  state: TaskState;
+}
+export const taskStateResultSchema = z.object({ taskId: identifierSchema, state: taskStateSchema });
+
+export interface TaskEnqueuePayload {
+  workspaceId: string;
+  agentId: string;
+  runtimeId: string;
+  source: TaskSource;
+  priority: number;
+  prompt: string;
+  forceFreshSession: boolean;
+  /** Null: the queue's default retry policy. */
+  maxAttempts: number | null;
+  /** Set for a deferred (scheduled) task. */
+  fireAt: string | null;
+  expiresAt: string | null;
+}
+export const taskEnqueuePayloadSchema = z.object({
+  workspaceId: identifierSchema,
+  agentId: identifierSchema,
+  runtimeId: identifierSchema,
+  source: taskSourceSchema,
+  priority: z.int(),
+  prompt: z.string(),
+  forceFreshSession: z.boolean(),
+  maxAttempts: positiveIntegerSchema.nullable(),
+  fireAt: isoTimestampSchema.nullable(),
+  expiresAt: isoTimestampSchema.nullable(),
+});
+
+export interface TaskClaimPayload {
+  daemonId: string;
+  runtimeIds: string[];
+  /** The daemon's free slots; the queue never hands out more. */
+  maxTasks: number;
+}
+export const taskClaimPayloadSchema = z.object({
+  daemonId: identifierSchema,
+  runtimeIds: z.array(identifierSchema).min(1),
+  maxTasks: positiveIntegerSchema,
+});
+
+export interface ClaimedTask {
+  taskId: string;
+  attempt: number;
+  workspaceId: string;
+  agentId: string;
+  runtimeId: string;
+  source: TaskSource;
+  prompt: string;
+  forceFreshSession: boolean;
+  startBy: string;
+}
+export const claimedTaskSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  workspaceId: identifierSchema,
+  agentId: identifierSchema,
+  runtimeId: identifierSchema,
+  source: taskSourceSchema,
+  prompt: z.string(),
+  forceFreshSession: z.boolean(),
+  startBy: isoTimestampSchema,
+});
+
+/** Empty `tasks` is the normal "nothing for you" answer, not an error. */
+export interface TaskClaimResult {
+  tasks: ClaimedTask[];
+}
+export const taskClaimResultSchema = z.object({ tasks: z.array(claimedTaskSchema) });
+
+export interface TaskStartPayload {
+  taskId: string;
+  attempt: number;
+  daemonId: string;
+  workDir: string;
+  resumedSessionId: string | null;
+}
+export const taskStartPayloadSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  daemonId: identifierSchema,
+  workDir: z.string().min(1),
+  resumedSessionId: z.string().min(1).nullable(),
+});
+
+export interface TaskLeaseResult {
+  leaseExpiresAt: string;
+  /** Backup for the pushed cancel: a daemon that missed it learns on the next renewal. */
+  cancelRequested: boolean;
+}
+export const taskLeaseResultSchema = z.object({
+  leaseExpiresAt: isoTimestampSchema,
+  cancelRequested: z.boolean(),
+});
+
+export interface TaskRenewPayload {
+  taskId: string;
+  attempt: number;
+  daemonId: string;
+}
+export const taskRenewPayloadSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  daemonId: identifierSchema,
+});
+
+export interface TaskCompletePayload {
+  taskId: string;
+  attempt: number;
+  daemonId: string;
+  sessionId: string | null;
+  output: string | null;
+  durationMs: number;
+  usage: TokenUsage[];
+}
+export const taskCompletePayloadSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  daemonId: identifierSchema,
+  sessionId: z.string().min(1).nullable(),
+  output: z.string().nullable(),
+  durationMs: nonNegativeIntegerSchema,
+  usage: z.array(tokenUsageSchema),
+});
+
+export interface TaskFailPayload {
+  taskId: string;
+  attempt: number;
+  daemonId: string;
+  reason: TaskFailureReason;
+  message: string;
+  sessionId: string | null;
+  detail: string | null;
+  durationMs: number | null;
+}
+export const taskFailPayloadSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  daemonId: identifierSchema,
+  reason: taskFailureReasonSchema,
+  message: z.string(),
+  sessionId: z.string().min(1).nullable(),
+  detail: z.string().nullable(),
+  durationMs: nonNegativeIntegerSchema.nullable(),
+});
+
+export interface TaskFailResult extends TaskStateResult {
+  /** The queue re-queued or deferred the task for another attempt. */
+  willRetry: boolean;
+}
+export const taskFailResultSchema = z.object({
+  taskId: identifierSchema,
+  state: taskStateSchema,
+  willRetry: z.boolean(),
+});
+
+export interface TaskCancelPayload {
+  taskId: string;
+  requestedBy: Actor;
+  reason: string | null;
+}
+export const taskCancelPayloadSchema = z.object({
+  taskId: identifierSchema,
+  requestedBy: actorSchema,
+  reason: z.string().nullable(),
+});
+
+/** A daemon hands back a claimed task it will not run (e.g. shutting down before start). */
+export interface TaskRequeuePayload {
+  taskId: string;
+  attempt: number;
+  daemonId: string;
+  reason: TaskFailureReason;
+  message: string;
+}
+export const taskRequeuePayloadSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  daemonId: identifierSchema,
+  reason: taskFailureReasonSchema,
+  message: z.string(),
+});

@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { defineEvent, type EventEnvelope } from './event-envelope.schema';
+import { isoTimestampSchema, nonNegativeIntegerSchema, positiveIntegerSchema } from './shared-fields.schema';
+import { identifierSchema } from './subject-token';
+import { taskSourceSchema, type TaskSource } from './task-source.schema';
+import { TASK_DEFERRAL_REASONS, taskFailureReasonSchema, type TaskDeferralReason, type TaskFailureReason } from './task-state';
+
+// Events that move a task towards a run: queued -> (deferred) -> dispatched -> running, and back.
+
+export interface TaskEnqueuedPayload {
+  taskId: string;
+  workspaceId: string;
+  agentId: string;
+  runtimeId: string;
+  source: TaskSource;
+  /** Higher runs first; FIFO within one priority. */
+  priority: number;
+  prompt: string;
+  /** Rerun and `/new` skip session resume. */
+  forceFreshSession: boolean;
+  maxAttempts: number;
+  /** A queued task still unclaimed at this time expires (e.g. its runtime stayed offline). */
+  expiresAt: string | null;
+}
+export const taskEnqueuedPayloadSchema = z.object({
+  taskId: identifierSchema,
+  workspaceId: identifierSchema,
+  agentId: identifierSchema,
+  runtimeId: identifierSchema,
+  source: taskSourceSchema,
+  priority: z.int(),
+  prompt: z.string(),
+  forceFreshSession: z.boolean(),
+  maxAttempts: positiveIntegerSchema,
+  expiresAt: isoTimestampSchema.nullable(),
+});
+export const TASK_ENQUEUED = defineEvent({
+  type: 'task.enqueued',
+  schemaVersion: 1,
+  aggregate: 'task',
+  payload: taskEnqueuedPayloadSchema,
+});
+export type TaskEnqueuedEvent = EventEnvelope<'task.enqueued', TaskEnqueuedPayload, 1>;
+
+export interface TaskDeferredPayload {
+  taskId: string;
+  fireAt: string;
+  reason: TaskDeferralReason;
+  /** Attempts used so far; 0 for a scheduled task. */
+  attemptsUsed: number;
+}
+export const taskDeferredPayloadSchema = z.object({
+  taskId: identifierSchema,
+  fireAt: isoTimestampSchema,
+  reason: z.enum(TASK_DEFERRAL_REASONS),
+  attemptsUsed: nonNegativeIntegerSchema,
+});
+export const TASK_DEFERRED = defineEvent({
+  type: 'task.deferred',
+  schemaVersion: 1,
+  aggregate: 'task',
+  payload: taskDeferredPayloadSchema,
+});
+export type TaskDeferredEvent = EventEnvelope<'task.deferred', TaskDeferredPayload, 1>;
+
+export interface TaskClaimedPayload {
+  taskId: string;
+  /** 1-based; every report names its attempt so a late one from an old attempt is recognised. */
+  attempt: number;
+  daemonId: string;
+  runtimeId: string;
+  /** The daemon must report `started` before this, or the task is re-queued. */
+  startBy: string;
+}
+export const taskClaimedPayloadSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  daemonId: identifierSchema,
+  runtimeId: identifierSchema,
+  startBy: isoTimestampSchema,
+});
+export const TASK_CLAIMED = defineEvent({
+  type: 'task.claimed',
+  schemaVersion: 1,
+  aggregate: 'task',
+  payload: taskClaimedPayloadSchema,
+});
+export type TaskClaimedEvent = EventEnvelope<'task.claimed', TaskClaimedPayload, 1>;
+
+export interface TaskStartedPayload {
+  taskId: string;
+  attempt: number;
+  daemonId: string;
+  runtimeId: string;
+  workDir: string;
+  /** The agent CLI session this attempt continues, null when it starts fresh. */
+  resumedSessionId: string | null;
+  leaseExpiresAt: string;
+}
+export const taskStartedPayloadSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  daemonId: identifierSchema,
+  runtimeId: identifierSchema,
+  workDir: z.string().min(1),
+  resumedSessionId: z.string().min(1).nullable(),
+  leaseExpiresAt: isoTimestampSchema,
+});
+export const TASK_STARTED = defineEvent({
+  type: 'task.started',
+  schemaVersion: 1,
+  aggregate: 'task',
+  payload: taskStartedPayloadSchema,
+});
+export type TaskStartedEvent = EventEnvelope<'task.started', TaskStartedPayload, 1>;
+
+/** Lease renewal of a running attempt. */
+export interface TaskHeartbeatPayload {
+  taskId: string;
+  attempt: number;
+  daemonId: string;
+  leaseExpiresAt: string;
+}
+export const taskHeartbeatPayloadSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  daemonId: identifierSchema,
+  leaseExpiresAt: isoTimestampSchema,
+});
+export const TASK_HEARTBEAT = defineEvent({
+  type: 'task.heartbeat',
+  schemaVersion: 1,
+  aggregate: 'task',
+  payload: taskHeartbeatPayloadSchema,
+});
+export type TaskHeartbeatEvent = EventEnvelope<'task.heartbeat', TaskHeartbeatPayload, 1>;
+
+/** An attempt ended without a terminal outcome and the task is queued again for a new attempt. */
+export interface TaskRequeuedPayload {
+  taskId: string;
+  /** The attempt that ended. */
+  attempt: number;
+  reason: TaskFailureReason;
+  message: string;
+}
+export const taskRequeuedPayloadSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  reason: taskFailureReasonSchema,
+  message: z.string(),
+});
+export const TASK_REQUEUED = defineEvent({
+  type: 'task.requeued',
+  schemaVersion: 1,
+  aggregate: 'task',
+  payload: taskRequeuedPayloadSchema,
+});
+export type TaskRequeuedEvent = EventEnvelope<'task.requeued', TaskRequeuedPayload, 1>;
+
+/** Terminal: a queued task nobody claimed in time; the task state becomes `failed` (reason `expired`). */
+export interface TaskExpiredPayload {
+  taskId: string;
+  /** Why nobody claimed it, typically `runtime_offline`. */
+  cause: TaskFailureReason;
+  message: string;
+}
+export const taskExpiredPayloadSchema = z.object({
+  taskId: identifierSchema,
+  cause: taskFailureReasonSchema,
+  message: z.string(),
+});
+export const TASK_EXPIRED = defineEvent({
+  type: 'task.expired',
+  schemaVersion: 1,
+  aggregate: 'task',
+  payload: taskExpiredPayloadSchema,
+});
+export type TaskExpiredEvent = EventEnvelope<'task.expired', TaskExpiredPayload, 1>;

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { adapterMetadataSchema, nonNegativeIntegerSchema, type AdapterMetadata } from './shared-fields.schema';
+
+/**
+ * The unified agent message model (design §5): one versioned discriminated union every adapter
+ * translates into. Variants are strict objects: vendor extras belong in `metadata`, keyed by
+ * adapter id, so a new top-level field is a contract violation rather than silent drift.
+ */
+export const UNIFIED_MESSAGE_SCHEMA_VERSION = 1;
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export const AGENT_MESSAGE_TYPES = ['text', 'thinking', 'tool-use', 'tool-result', 'status', 'error', 'log', 'usage'] as const;
+export type AgentMessageType = (typeof AGENT_MESSAGE_TYPES)[number];
+
+/** Message types persisted as timeline rows; `status`, `log` and `usage` are not shown there. */
+export const TIMELINE_MESSAGE_TYPES = [
+  'text',
+  'thinking',
+  'tool-use',
+  'tool-result',
+  'error',
+] as const satisfies readonly AgentMessageType[];
+
+export interface TextMessage {
+  type: 'text';
+  text: string;
+  metadata?: AdapterMetadata;
+}
+export const textMessageSchema = z.strictObject({
+  type: z.literal('text'),
+  text: z.string(),
+  metadata: adapterMetadataSchema.optional(),
+});
+
+export interface ThinkingMessage {
+  type: 'thinking';
+  text: string;
+  metadata?: AdapterMetadata;
+}
+export const thinkingMessageSchema = z.strictObject({
+  type: z.literal('thinking'),
+  text: z.string(),
+  metadata: adapterMetadataSchema.optional(),
+});
+
+export interface ToolUseMessage {
+  type: 'tool-use';
+  tool: string;
+  /** Pairs the call with its `tool-result`. */
+  callId: string;
+  input: JsonValue;
+  metadata?: AdapterMetadata;
+}
+export const toolUseMessageSchema = z.strictObject({
+  type: z.literal('tool-use'),
+  tool: z.string().min(1),
+  callId: z.string().min(1),
+  input: z.json(),
+  metadata: adapterMetadataSchema.optional(),
+});
+
+export const TOOL_RESULT_STATUSES = ['ok', 'error'] as const;
+export type ToolResultStatus = (typeof TOOL_RESULT_STATUSES)[number];
+
+export interface ToolResultMessage {
+  type: 'tool-result';
+  callId: string;
+  tool?: string;
+  output: string;
+  status: ToolResultStatus;
+  /** Set when `output` is a preview of a larger result. */
+  outputTruncated?: boolean;
+  metadata?: AdapterMetadata;
+}
+export const toolResultMessageSchema = z.strictObject({
+  type: z.literal('tool-result'),
+  callId: z.string().min(1),
+  tool: z.string().min(1).optional(),
+  output: z.string(),
+  status: z.enum(TOOL_RESULT_STATUSES),
+  outputTruncated: z.boolean().optional(),
+  metadata: adapterMetadataSchema.optional(),
+});
+
+export interface StatusMessage {
+  type: 'status';
+  /** Carried as early as the CLI reveals it, so a crash still leaves a resumable session. */
+  sessionId?: string;
+  state: string;
+  progress?: string;
+  metadata?: AdapterMetadata;
+}
+export const statusMessageSchema = z.strictObject({
+  type: z.literal('status'),
+  sessionId: z.string().min(1).optional(),
+  state: z.string().min(1),
+  progress: z.string().optional(),
+  metadata: adapterMetadataSchema.optional(),
+});
+
+export interface ErrorMessage {
+  type: 'error';
+  code: string;
+  message: string;
+  metadata?: AdapterMetadata;
+}
+export const errorMessageSchema = z.strictObject({
+  type: z.literal('error'),
+  code: z.string().min(1),
+  message: z.string(),
+  metadata: adapterMetadataSchema.optional(),
+});
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface LogMessage {
+  type: 'log';
+  level: LogLevel;
+  text: string;
+  metadata?: AdapterMetadata;
+}
+export const logMessageSchema = z.strictObject({
+  type: z.literal('log'),
+  level: z.enum(LOG_LEVELS),
+  text: z.string(),
+  metadata: adapterMetadataSchema.optional(),
+});
+
+export interface UsageMessage {
+  type: 'usage';
+  provider?: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  metadata?: AdapterMetadata;
+}
+export const usageMessageSchema = z.strictObject({
+  type: z.literal('usage'),
+  provider: z.string().min(1).optional(),
+  model: z.string().min(1),
+  inputTokens: nonNegativeIntegerSchema,
+  outputTokens: nonNegativeIntegerSchema,
+  cacheReadTokens: nonNegativeIntegerSchema.optional(),
+  cacheWriteTokens: nonNegativeIntegerSchema.optional(),
+  metadata: adapterMetadataSchema.optional(),
+});
+
+export type AgentMessage =
+  | TextMessage
+  | ThinkingMessage
+  | ToolUseMessage
+  | ToolResultMessage
+  | StatusMessage
+  | ErrorMessage
+  | LogMessage
+  | UsageMessage;
+
+export const agentMessageSchema = z.discriminatedUnion('type', [
+  textMessageSchema,
+  thinkingMessageSchema,
+  toolUseMessageSchema,
+  toolResultMessageSchema,
+  statusMessageSchema,
+  errorMessageSchema,
+  logMessageSchema,
+  usageMessageSchema,
+]);
+
+export type AgentMessageOf<TType extends AgentMessageType> = Extract<AgentMessage, { type: TType }>;
+
+export type TimelineMessage = AgentMessageOf<(typeof TIMELINE_MESSAGE_TYPES)[number]>;
+
+export function isTimelineMessage(message: AgentMessage): message is TimelineMessage {
+  return (TIMELINE_MESSAGE_TYPES as readonly AgentMessageType[]).includes(message.type);
+}

@@ -1,0 +1,17 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** The reply already given to a command, so a retried request id gets the same answer. */
+@Entity({ name: 'processed_command' })
+export class ProcessedCommandEntity {
+  @PrimaryColumn({ name: 'request_id', type: 'text' })
+  requestId!: string;
+
+  @Column({ name: 'command_type', type: 'text' })
+  commandType!: string;
+
+  @Column({ name: 'reply', type: 'jsonb' })
+  reply!: unknown;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+}

@@ -1,0 +1,8 @@
+import type { MigrationInterface } from 'typeorm';
+import { FoundationTables1795988600000 } from './1795988600000-foundation-tables.migration';
+
+/**
+ * Every migration of the system, oldest first: one database schema history shared by all
+ * services. Append new migrations at the end; never edit or reorder applied ones.
+ */
+export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [FoundationTables1795988600000];

@@ -1,0 +1,4 @@
+/** Injection token of the initialized TypeORM DataSource. */
+export const DATA_SOURCE = Symbol.for('switchyard.persistence.data-source');
+/** Injection token of the resolved PersistenceModuleOptions. */
+export const PERSISTENCE_OPTIONS = Symbol.for('switchyard.persistence.options');

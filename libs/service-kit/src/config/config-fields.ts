@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** Reusable environment fields, so every service spells and validates them the same way. */
+export const portField = (defaultPort: number) =>
+  z.coerce.number().int('must be an integer').min(0, 'must be 0-65535').max(65535, 'must be 0-65535').default(defaultPort);
+
+export const natsUrlField = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .refine((value) => value.split(',').every((server) => /^(nats|tls|ws|wss):\/\/[^\s]+$/.test(server) || /^[\w.-]+:\d+$/.test(server)), {
+    message: 'must be a NATS URL such as nats://127.0.0.1:4222 (comma-separated for a cluster)',
+  });
+
+export const databaseUrlField = z
+  .string()
+  .trim()
+  .refine((value) => /^postgres(ql)?:\/\/[^\s]+$/.test(value), {
+    message: 'must be a postgres:// URL',
+  });
+
+export const logLevelField = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info');
+
+/** Subject/stream namespace shared by every process of one deployment (empty for none). */
+export const namespaceField = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be lowercase letters, digits, _ or -, starting with a letter')
+  .optional();
+
+export const hostField = z.string().trim().min(1).default('127.0.0.1');
+
+/** Environment keys whose values must never be logged. */
+export const SENSITIVE_KEY_PATTERN = /(PASSWORD|SECRET|TOKEN|KEY|CREDENTIAL|DATABASE_URL|NATS_CREDS)/i;

@@ -1,0 +1,136 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { NatsServerMissingError, startNatsServer } from '@switchyard/messaging';
+import { runMigrations, startEmbeddedDatabase } from '@switchyard/persistence';
+import { ConfigValidationError } from '@switchyard/service-kit';
+import { findFreePort, isPortFree } from './free-port';
+import { loadLocalStackConfig, type LocalStackConfig } from './local-stack.config';
+import { entryPath, LOCAL_SERVICES } from './service-catalog';
+import { ServiceProcess, waitUntilReady } from './service-process';
+import { say, sayError } from './terminal-output';
+
+const STOP_GRACE_MS = 10_000;
+
+interface Resource {
+  readonly label: string;
+  stop(): Promise<void>;
+}
+
+/** `npm start`: NATS, the database, migrations, every service and one daemon on this machine. */
+async function main(): Promise<void> {
+  const startedAt = Date.now();
+  const config = loadLocalStackConfig();
+  const distDirectory = path.resolve(__dirname, '../../..');
+  mkdirSync(path.join(config.homeDirectory, 'logs'), { recursive: true });
+
+  const resources: Resource[] = [];
+  const services: ServiceProcess[] = [];
+  let shuttingDown = false;
+
+  const shutdown = async (exitCode: number): Promise<void> => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    say('stopping...');
+    // Services first (they drain to NATS and the database), then what they depend on.
+    await Promise.all([...services].reverse().map((service) => service.stop(STOP_GRACE_MS)));
+    for (const resource of [...resources].reverse()) {
+      await resource.stop().catch((error: unknown) => sayError(`could not stop ${resource.label}: ${String(error)}`));
+    }
+    say('stopped');
+    process.exit(exitCode);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+  process.on('exit', () => services.forEach((service) => service.killNow()));
+
+  try {
+    const nats = await provideNats(config, resources);
+    const database = await provideDatabase(config, resources);
+    const applied = await runMigrations({ url: database.url });
+    say(`migrations: ${applied.length === 0 ? 'up to date' : `applied ${applied.join(', ')}`}`);
+
+    const listening: Array<{ name: string; url: string }> = [];
+    const deadline = startedAt + config.SWITCHYARD_READY_TIMEOUT_MS;
+    for (const definition of LOCAL_SERVICES) {
+      const port = definition.name === 'gateway' ? await gatewayPort(config) : await findFreePort(config.SWITCHYARD_HOST);
+      const url = `http://${config.SWITCHYARD_HOST}:${port}`;
+      const service = new ServiceProcess({
+        name: definition.name,
+        entry: entryPath(distDirectory, definition),
+        env: childEnvironment({ config, natsUrl: nats.url, databaseUrl: definition.needsDatabase ? database.url : undefined, port }),
+        logFile: path.join(config.homeDirectory, 'logs', `${definition.name}.log`),
+        verbose: config.SWITCHYARD_VERBOSE,
+        onUnexpectedExit: (name, code, signal) => {
+          sayError(`${name} exited unexpectedly (code ${code}, signal ${signal}); see ${path.join(config.SWITCHYARD_HOME, 'logs', `${name}.log`)}`);
+          void shutdown(1);
+        },
+      });
+      services.push(service);
+      listening.push({ name: definition.name, url });
+    }
+    await Promise.all(services.map((service, index) => waitUntilReady({ url: listening[index]!.url, process: service, deadline })));
+
+    say(`ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+    for (const { name, url } of listening) say(`  ${name.padEnd(15)} ${url}${name === 'gateway' ? '   <- REST + WebSocket' : ''}`);
+    say(`  ${'nats'.padEnd(15)} ${nats.url}${nats.privateServer ? ` (private, store ${path.join(config.SWITCHYARD_HOME, 'nats')})` : ''}`);
+    say(`  ${'database'.padEnd(15)} ${database.description}`);
+    say(`  ${'logs'.padEnd(15)} ${path.join(config.SWITCHYARD_HOME, 'logs')}/`);
+    say('press Ctrl-C to stop');
+  } catch (error) {
+    sayError(error instanceof Error ? error.message : String(error));
+    await shutdown(1);
+  }
+}
+
+async function provideNats(config: LocalStackConfig, resources: Resource[]): Promise<{ url: string; privateServer: boolean }> {
+  if (config.NATS_URL) return { url: config.NATS_URL, privateServer: false };
+  try {
+    const server = await startNatsServer({ storeDirectory: path.join(config.homeDirectory, 'nats'), ownProcessGroup: true });
+    resources.push({ label: 'nats-server', stop: () => server.stop() });
+    return { url: server.url, privateServer: true };
+  } catch (error) {
+    if (error instanceof NatsServerMissingError) throw new Error(error.message);
+    throw error;
+  }
+}
+
+async function provideDatabase(config: LocalStackConfig, resources: Resource[]): Promise<{ url: string; description: string }> {
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL, description: 'DATABASE_URL' };
+  const dataDirectory = path.join(config.homeDirectory, 'pgdata');
+  const database = await startEmbeddedDatabase({ dataDirectory });
+  resources.push({ label: 'embedded database', stop: () => database.stop() });
+  return { url: database.url, description: `embedded (PGlite) ${database.url}, data ${path.join(config.SWITCHYARD_HOME, 'pgdata')}` };
+}
+
+async function gatewayPort(config: LocalStackConfig): Promise<number> {
+  const port = config.SWITCHYARD_GATEWAY_PORT;
+  if (port === 0) return findFreePort(config.SWITCHYARD_HOST);
+  if (!(await isPortFree(port, config.SWITCHYARD_HOST))) {
+    throw new Error(`port ${port} is in use; set SWITCHYARD_GATEWAY_PORT to another port (0 picks a free one)`);
+  }
+  return port;
+}
+
+function childEnvironment(options: {
+  readonly config: LocalStackConfig;
+  readonly natsUrl: string;
+  readonly databaseUrl: string | undefined;
+  readonly port: number;
+}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NATS_URL: options.natsUrl,
+    PORT: String(options.port),
+    HOST: options.config.SWITCHYARD_HOST,
+    SWITCHYARD_HOME: options.config.homeDirectory,
+  };
+  if (options.databaseUrl) env['DATABASE_URL'] = options.databaseUrl;
+  else delete env['DATABASE_URL'];
+  return env;
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigValidationError) sayError(error.message);
+  else sayError(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});
