@@ -8,3 +8,5 @@ export * from './health/health.controller';
 export * from './health/health.module';
 export * from './bootstrap/bootstrap-service';
 export * from './config/service-config.schema';
+export * from './bootstrap/platform.module';
+export * from './bootstrap/define-service';

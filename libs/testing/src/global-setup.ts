@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- jest loads global setup outside its module map, where aliases do not resolve
 import { startNatsServer } from '../../messaging/src/nats-server/nats-server.process';
 import {
   TEST_DATABASE_URL_KEY,

@@ -1,3 +1,5 @@
 export * from './test-environment';
 export * from './test-infrastructure';
 export * from './test-database';
+export * from './service-harness';
+export * from './service-boot.spec-suite';

@@ -1,5 +1,4 @@
 import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { Client } from 'pg';
 
 /** Environment keys through which the jest bootstrap hands its NATS and database to test workers. */
@@ -19,9 +18,10 @@ export async function natsWithJetStreamAnswers(url: string): Promise<boolean> {
   try {
     const connection = await connect({ servers: url, timeout: 2_000, reconnect: false });
     try {
-      const manager = await jetstreamManager(connection, { timeout: 2_000 });
-      await manager.getAccountInfo();
-      return true;
+      // The JetStream API answers on core NATS; a server without JetStream has no responder.
+      const reply = await connection.request('$JS.API.INFO', undefined, { timeout: 2_000 });
+      const info = JSON.parse(new TextDecoder().decode(reply.data)) as { error?: unknown };
+      return info.error === undefined;
     } finally {
       await connection.close();
     }

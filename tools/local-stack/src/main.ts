@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { NatsServerMissingError, startNatsServer } from '@switchyard/messaging';
 import { runMigrations, startEmbeddedDatabase } from '@switchyard/persistence';
-import { ConfigValidationError } from '@switchyard/service-kit';
+import { ConfigValidationError, redactConfig } from '@switchyard/service-kit';
 import { findFreePort, isPortFree } from './free-port';
 import { loadLocalStackConfig, type LocalStackConfig } from './local-stack.config';
 import { entryPath, LOCAL_SERVICES } from './service-catalog';
@@ -36,6 +36,7 @@ async function main(): Promise<void> {
     for (const resource of [...resources].reverse()) {
       await resource.stop().catch((error: unknown) => sayError(`could not stop ${resource.label}: ${String(error)}`));
     }
+    rmSync(stackFilePath(config), { force: true });
     say('stopped');
     process.exit(exitCode);
   };
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
   try {
     const nats = await provideNats(config, resources);
     const database = await provideDatabase(config, resources);
-    const applied = await runMigrations({ url: database.url });
+    const { applied } = await runMigrations({ url: database.url });
     say(`migrations: ${applied.length === 0 ? 'up to date' : `applied ${applied.join(', ')}`}`);
 
     const listening: Array<{ name: string; url: string }> = [];
@@ -70,6 +71,12 @@ async function main(): Promise<void> {
     }
     await Promise.all(services.map((service, index) => waitUntilReady({ url: listening[index]!.url, process: service, deadline })));
 
+    writeStackFile(config, {
+      services: services.map((service, index) => ({ name: service.name, url: listening[index]!.url, pid: service.pid })),
+      nats: nats.url,
+      // No password in a file on disk.
+      database: redactConfig({ url: database.url })['url'],
+    });
     say(`ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
     for (const { name, url } of listening) say(`  ${name.padEnd(15)} ${url}${name === 'gateway' ? '   <- REST + WebSocket' : ''}`);
     say(`  ${'nats'.padEnd(15)} ${nats.url}${nats.privateServer ? ` (private, store ${path.join(config.SWITCHYARD_HOME, 'nats')})` : ''}`);
@@ -80,6 +87,15 @@ async function main(): Promise<void> {
     sayError(error instanceof Error ? error.message : String(error));
     await shutdown(1);
   }
+}
+
+/** Where the running stack says what it started, for tools (and tests) that need to find it. */
+function stackFilePath(config: LocalStackConfig): string {
+  return path.join(config.homeDirectory, 'stack.json');
+}
+
+function writeStackFile(config: LocalStackConfig, state: Record<string, unknown>): void {
+  writeFileSync(stackFilePath(config), `${JSON.stringify({ pid: process.pid, ...state }, null, 2)}\n`);
 }
 
 async function provideNats(config: LocalStackConfig, resources: Resource[]): Promise<{ url: string; privateServer: boolean }> {

@@ -15,6 +15,11 @@ export interface StartNatsServerOptions {
   readonly port?: number;
   readonly executable?: string;
   readonly startTimeoutMs?: number;
+  /**
+   * Run in its own process group so a terminal's Ctrl-C reaches only our supervisor, which then
+   * stops the services before the server they depend on.
+   */
+  readonly ownProcessGroup?: boolean;
 }
 
 export const NATS_SERVER_INSTALL_HINT =
@@ -37,7 +42,7 @@ export async function startNatsServer(options: StartNatsServerOptions): Promise<
   const child = spawn(
     options.executable ?? 'nats-server',
     ['-a', '127.0.0.1', '-p', port, '-js', '-sd', options.storeDirectory],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: options.ownProcessGroup ?? false },
   );
   const url = await waitForListening(child, options.startTimeoutMs ?? 15_000);
   return {

@@ -25,10 +25,38 @@ export interface RunningService {
   readonly logger: JsonLogger;
 }
 
+/** Exit code for bad configuration (EX_CONFIG), so supervisors can tell it from a crash. */
+export const CONFIG_INVALID_EXIT_CODE = 78;
+
 /**
- * Boots one service: validated config, JSON logs, graceful shutdown on SIGTERM/SIGINT, HTTP listener.
- * Exits the process with a clear message when configuration or boot fails.
+ * Creates, starts and announces one service: JSON logs, graceful shutdown on SIGTERM/SIGINT,
+ * HTTP listener. Throws on failure; `bootstrapService` turns that into an exit code.
  */
+export async function startService<Config extends ServiceBaseConfig>(options: {
+  readonly service: string;
+  readonly config: Config;
+  readonly createModule: (config: Config, logger: JsonLogger) => unknown;
+  readonly logger?: JsonLogger;
+}): Promise<RunningService> {
+  const logger = options.logger ?? createJsonLogger({ service: options.service, level: options.config.LOG_LEVEL });
+  logger.info({ event: 'service_config', config: redactConfig(options.config as unknown as Record<string, unknown>) }, 'configuration loaded');
+  const app = await NestFactory.create(options.createModule(options.config, logger) as never, {
+    logger: new NestJsonLogger(logger),
+    abortOnError: false,
+  });
+  try {
+    app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+    await app.listen(options.config.PORT, options.config.HOST);
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  logger.info({ event: 'service_listening', url }, `${options.service} listening on ${url}`);
+  return { app, url, logger };
+}
+
+/** A service's `main`: validated config, then `startService`; exits with a clear message on failure. */
 export async function bootstrapService<Config extends ServiceBaseConfig>(
   options: BootstrapServiceOptions<Config>,
 ): Promise<RunningService> {
@@ -42,26 +70,20 @@ export async function bootstrapService<Config extends ServiceBaseConfig>(
     } else {
       bootLogger.fatal({ event: 'config_invalid', err: error }, 'configuration could not be loaded');
     }
-    bootLogger.flush();
-    process.exit(78);
+    await flushed(bootLogger);
+    process.exit(CONFIG_INVALID_EXIT_CODE);
   }
-
   const logger = createJsonLogger({ service: options.service, level: config.LOG_LEVEL });
-  logger.info({ event: 'service_config', config: redactConfig(config as unknown as Record<string, unknown>) }, 'configuration loaded');
   try {
-    const app = await NestFactory.create(options.createModule(config, logger) as never, {
-      logger: new NestJsonLogger(logger),
-      bufferLogs: false,
-      abortOnError: false,
-    });
-    app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
-    await app.listen(config.PORT, config.HOST);
-    const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    logger.info({ event: 'service_listening', url }, `${options.service} listening on ${url}`);
-    return { app, url, logger };
+    return await startService({ service: options.service, config, createModule: options.createModule, logger });
   } catch (error) {
     logger.fatal({ event: 'service_boot_failed', err: error }, `${options.service} failed to start`);
-    logger.flush();
+    await flushed(logger);
     process.exit(1);
   }
+}
+
+/** Log lines are written asynchronously; the reason for an exit must reach the output first. */
+function flushed(logger: JsonLogger): Promise<void> {
+  return new Promise((resolve) => logger.flush(() => resolve()));
 }

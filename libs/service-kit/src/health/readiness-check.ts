@@ -13,7 +13,7 @@ export interface ReadinessReport {
 
 /** Runs every check concurrently, each bounded by a timeout so /readyz always answers. */
 export async function runReadinessChecks(checks: readonly ReadinessCheck[], timeoutMs: number): Promise<ReadinessReport> {
-  const results = await Promise.all(
+  const results: Array<readonly [string, { readonly ok: boolean; readonly error?: string }]> = await Promise.all(
     checks.map(async (item) => {
       try {
         await withTimeout(item.check(), timeoutMs, `${item.name} check timed out after ${timeoutMs} ms`);

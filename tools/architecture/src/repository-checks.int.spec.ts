@@ -1,4 +1,14 @@
-import { lintProbe, refreshProjectGraph } from './workspace-lint';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { lintProbe, refreshProjectGraph, workspaceRoot } from './workspace-lint';
+
+function run(command: string, args: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: workspaceRoot, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}${stderr}` });
+    });
+  });
+}
 
 const boundaryRule = '@nx/enforce-module-boundaries';
 
@@ -27,5 +37,20 @@ describe('module boundaries (lint)', () => {
   it('flags a floating promise', async () => {
     const result = await lintProbe('libs/contracts/src', 'async function work(): Promise<void> {}\nwork();\nexport {};\n');
     expect(result.messages.map((message) => message.ruleId)).toContain('@typescript-eslint/no-floating-promises');
+  });
+});
+
+// swc compiles without type-checking, so these keep types and lint honest in `npm test`. One file:
+// jest runs its tests in order, so the probes written below never meet the whole-repository runs.
+describe('the repository', () => {
+  it('type-checks with tsc (strict)', async () => {
+    const result = await run(process.execPath, [path.join(workspaceRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
+    expect(result).toEqual({ code: 0, output: '' });
+  });
+
+  it('lints clean (type-aware rules and module boundaries)', async () => {
+    refreshProjectGraph();
+    const result = await run(process.execPath, [path.join(workspaceRoot, 'node_modules/eslint/bin/eslint.js'), '.', '--ignore-pattern', '**/lint-probe-*.ts']);
+    expect(result).toEqual({ code: 0, output: '' });
   });
 });

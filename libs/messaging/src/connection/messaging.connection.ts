@@ -1,0 +1,150 @@
+import { connect, type ConnectionOptions, type NatsConnection, type Status } from '../nats-core/nats-core.bridge';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { MessagingNotReadyError, describeCause } from '../errors/messaging.errors';
+import { createNamespace, type MessagingNamespace } from '../namespace/messaging.namespace';
+import { silentMessagingLogger, type MessagingLogger } from './messaging.logger';
+
+/** One NATS connection with its JetStream client, manager and namespace; shared by every API here. */
+export interface MessagingConnection {
+  readonly nats: NatsConnection;
+  readonly jetstream: JetStreamClient;
+  readonly manager: JetStreamManager;
+  readonly namespace: MessagingNamespace;
+  readonly logger: MessagingLogger;
+  /** Drains subscriptions and pending publishes, then closes. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+export interface ConnectMessagingOptions {
+  readonly url: string | readonly string[];
+  /** Client name shown by the server's monitoring (e.g. `queue-service`). */
+  readonly name: string;
+  /** Prefix for every subject, stream and consumer name (see `createNamespace`). */
+  readonly namespace?: string;
+  readonly logger?: MessagingLogger;
+  /** Called with every connection status change (disconnect, reconnect, error, ...). */
+  readonly onStatus?: (status: Status) => void;
+  readonly connectTimeoutMs?: number;
+  /** Base wait between reconnect attempts; reconnects never give up. */
+  readonly reconnectTimeWaitMs?: number;
+  /** Upper bound of the random delay added to each reconnect wait. */
+  readonly reconnectJitterMs?: number;
+  /** Timeout of JetStream API calls and publish acks. */
+  readonly requestTimeoutMs?: number;
+  /** Anything else nats.js accepts (authenticator, tls, inboxPrefix, ...). */
+  readonly connectionOptions?: Omit<ConnectionOptions, 'servers' | 'name'>;
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
+
+export async function connectMessaging(options: ConnectMessagingOptions): Promise<MessagingConnection> {
+  const namespace = createNamespace(options.namespace);
+  const logger = options.logger ?? silentMessagingLogger;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  let nats: NatsConnection;
+  try {
+    nats = await connect({
+      ...options.connectionOptions,
+      servers: typeof options.url === 'string' ? options.url : [...options.url],
+      name: options.name,
+      timeout: options.connectTimeoutMs ?? 10_000,
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: options.reconnectTimeWaitMs ?? 1_000,
+      reconnectJitter: options.reconnectJitterMs ?? 1_000,
+    });
+  } catch (error) {
+    throw new MessagingNotReadyError(`cannot connect to NATS at ${String(options.url)}: ${describeCause(error)}`, error);
+  }
+  watchStatus({ nats, logger, name: options.name, onStatus: options.onStatus });
+
+  let manager: JetStreamManager;
+  try {
+    manager = await jetstreamManager(nats, { timeout: requestTimeoutMs });
+  } catch (error) {
+    await nats.close().catch(() => undefined);
+    throw new MessagingNotReadyError(`JetStream is not available: ${describeCause(error)}`, error);
+  }
+  logger.info({ server: nats.getServer(), name: options.name, namespace: namespace.value }, 'messaging connected');
+
+  return {
+    nats,
+    jetstream: jetstream(nats, { timeout: requestTimeoutMs }),
+    manager,
+    namespace,
+    logger,
+    close: () => drainConnection(nats),
+  };
+}
+
+/** Throws `MessagingNotReadyError` unless the server answers a flush and a JetStream call in time. */
+export async function checkNatsReady(connection: MessagingConnection, options: { timeoutMs?: number } = {}): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? 2_000;
+  if (connection.nats.isClosed()) throw new MessagingNotReadyError('NATS connection is closed');
+  if (connection.nats.isDraining()) throw new MessagingNotReadyError('NATS connection is draining');
+  try {
+    await withTimeout(connection.nats.flush(), { timeoutMs, label: 'NATS flush' });
+    await withTimeout(connection.manager.getAccountInfo(), { timeoutMs, label: 'JetStream account info' });
+  } catch (error) {
+    throw new MessagingNotReadyError(`NATS is not ready: ${describeCause(error)}`, error);
+  }
+}
+
+async function drainConnection(nats: NatsConnection): Promise<void> {
+  if (nats.isClosed()) return;
+  if (!nats.isDraining()) {
+    try {
+      await nats.drain();
+      return;
+    } catch {
+      // Draining can fail on a broken connection; closing below still releases everything.
+    }
+  }
+  await nats.close().catch(() => undefined);
+}
+
+function watchStatus(options: {
+  nats: NatsConnection;
+  logger: MessagingLogger;
+  name: string;
+  onStatus: ((status: Status) => void) | undefined;
+}): void {
+  const { nats, logger, name, onStatus } = options;
+  const loop = async (): Promise<void> => {
+    for await (const status of nats.status()) {
+      switch (status.type) {
+        case 'disconnect':
+        case 'staleConnection':
+        case 'slowConsumer':
+          logger.warn({ name, status: status.type }, `NATS ${status.type}`);
+          break;
+        case 'error':
+          logger.error({ name, error: describeCause(status.error) }, 'NATS error');
+          break;
+        case 'reconnect':
+          logger.info({ name, server: status.server }, 'NATS reconnected');
+          break;
+        case 'ping':
+        case 'update':
+          break;
+        default:
+          logger.debug({ name, status: status.type }, `NATS ${status.type}`);
+      }
+      try {
+        onStatus?.(status);
+      } catch (error) {
+        logger.error({ name, error: describeCause(error) }, 'NATS status hook threw');
+      }
+    }
+  };
+  loop().catch((error: unknown) => logger.error({ name, error: describeCause(error) }, 'NATS status watch ended'));
+}
+
+export function withTimeout<T>(promise: Promise<T>, options: { timeoutMs: number; label: string }): Promise<T> {
+  const { timeoutMs, label } = options;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${label} timed out after ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,98 @@
+import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
+import { connectMessaging } from '../connection/messaging.connection';
+import type { NatsConnection } from '../nats-core/nats-core.bridge';
+import { deadLetterStreamDefinition, type ConsumerDefinition, type StreamDefinition } from '../provisioning/stream.definitions';
+import { provisionStreams } from '../provisioning/stream.provisioner';
+import { deleteNamespaceStreams } from '../testing-support/namespace-cleanup';
+import { waitFor } from '../testing-support/wait-for';
+import { MessagingClient } from './messaging.client';
+import { MessagingModule } from './messaging.module';
+import { NATS_CONNECTION } from './messaging.tokens';
+
+const namespace = uniqueNamespace();
+const streams: StreamDefinition[] = [{ name: 'TASKS', subjects: ['task.>'], storage: 'memory' }, deadLetterStreamDefinition({ storage: 'memory' })];
+const projector: ConsumerDefinition = { stream: 'TASKS', name: 'projector', ackWaitMs: 2_000, maxDeliver: 3 };
+
+@Injectable()
+class TaskProjector implements OnModuleInit {
+  readonly received: unknown[] = [];
+
+  constructor(@Inject(MessagingClient) private readonly messaging: MessagingClient) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.messaging.startConsumer({
+      consumer: projector,
+      handler: async (body) => {
+        this.received.push(body);
+        return Promise.resolve();
+      },
+    });
+  }
+}
+
+@Module({
+  imports: [
+    MessagingModule.forRootAsync({
+      useFactory: () => ({ url: testNatsUrl(), name: 'nest-int', namespace, streams, consumers: [projector] }),
+    }),
+  ],
+  providers: [TaskProjector],
+})
+class ProjectorAppModule {}
+
+describe('MessagingModule', () => {
+  afterAll(async () => {
+    const cleanup = await connectMessaging({ url: testNatsUrl(), name: 'nest-int-cleanup', namespace });
+    await deleteNamespaceStreams(cleanup);
+    await cleanup.close();
+  });
+
+  it('provisions at boot, runs consumers registered in onModuleInit, and drains on shutdown', async () => {
+    const app = await NestFactory.createApplicationContext(ProjectorAppModule, { logger: false });
+    const client = app.get(MessagingClient);
+    const nats = app.get<NatsConnection>(NATS_CONNECTION);
+
+    expect(client.namespace.value).toBe(namespace);
+    expect(await client.provisionStreams(streams)).toEqual([
+      { name: 'TASKS', action: 'unchanged' },
+      { name: 'DEAD_LETTERS', action: 'unchanged' },
+    ]);
+    await client.publish({ subject: 'task.enqueued.n1', data: { taskId: 'n1' }, messageId: 'n1:1' });
+    await waitFor(() => app.get(TaskProjector).received.length === 1, { description: 'projected message' });
+    await expect(client.checkReady()).resolves.toBeUndefined();
+
+    await app.close();
+
+    expect(nats.isClosed()).toBe(true);
+    expect(app.get(TaskProjector).received).toEqual([{ taskId: 'n1' }]);
+  });
+
+  it('fails to boot with a readable error when a definition is invalid', async () => {
+    @Module({
+      imports: [
+        MessagingModule.forRoot({
+          url: testNatsUrl(),
+          name: 'nest-int-invalid',
+          namespace,
+          consumers: [{ ...projector, maxDeliver: 0 }],
+        }),
+      ],
+    })
+    class InvalidAppModule {}
+
+    await expect(NestFactory.createApplicationContext(InvalidAppModule, { logger: false, abortOnError: false })).rejects.toThrow(
+      /maxDeliver must be a positive integer/,
+    );
+  });
+
+  it('keeps stream provisioning idempotent across boots', async () => {
+    const connection = await connectMessaging({ url: testNatsUrl(), name: 'nest-int-check', namespace });
+    try {
+      expect((await provisionStreams(connection, streams)).map((result) => result.action)).toEqual(['unchanged', 'unchanged']);
+    } finally {
+      await connection.close();
+    }
+  });
+});

@@ -1,0 +1,71 @@
+import { Module, type DynamicModule, type ModuleMetadata, type Provider } from '@nestjs/common';
+import type { NatsConnection } from '../nats-core/nats-core.bridge';
+import { connectMessaging, type ConnectMessagingOptions, type MessagingConnection } from '../connection/messaging.connection';
+import type { ConsumerDefinition, StreamDefinition } from '../provisioning/stream.definitions';
+import { provisionConsumers, provisionStreams } from '../provisioning/stream.provisioner';
+import { MessagingClient } from './messaging.client';
+import { MESSAGING_CONNECTION, MESSAGING_MODULE_OPTIONS, NATS_CONNECTION } from './messaging.tokens';
+
+export interface MessagingModuleOptions extends ConnectMessagingOptions {
+  /** Provisioned (created or updated, never deleted) before any `onModuleInit` runs. */
+  readonly streams?: readonly StreamDefinition[];
+  readonly consumers?: readonly ConsumerDefinition[];
+}
+
+export interface MessagingModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
+  readonly useFactory: (...dependencies: never[]) => MessagingModuleOptions | Promise<MessagingModuleOptions>;
+  readonly inject?: NonNullable<Extract<Provider, { useFactory: unknown }>['inject']>;
+  /** Registers the providers globally (default true): one connection per process. */
+  readonly isGlobal?: boolean;
+}
+
+/** Connects at boot, provisions declared streams and consumers, drains on shutdown. */
+@Module({})
+export class MessagingModule {
+  static forRoot(options: MessagingModuleOptions & { isGlobal?: boolean }): DynamicModule {
+    return MessagingModule.build({ provide: MESSAGING_MODULE_OPTIONS, useValue: options }, [], options.isGlobal);
+  }
+
+  static forRootAsync(options: MessagingModuleAsyncOptions): DynamicModule {
+    return MessagingModule.build(
+      { provide: MESSAGING_MODULE_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+      options.imports ?? [],
+      options.isGlobal,
+    );
+  }
+
+  private static build(optionsProvider: Provider, imports: ModuleMetadata['imports'], isGlobal = true): DynamicModule {
+    return {
+      module: MessagingModule,
+      global: isGlobal,
+      imports: imports ?? [],
+      providers: [
+        optionsProvider,
+        {
+          provide: MESSAGING_CONNECTION,
+          useFactory: (options: MessagingModuleOptions) => openConnection(options),
+          inject: [MESSAGING_MODULE_OPTIONS],
+        },
+        {
+          provide: NATS_CONNECTION,
+          useFactory: (connection: MessagingConnection): NatsConnection => connection.nats,
+          inject: [MESSAGING_CONNECTION],
+        },
+        MessagingClient,
+      ],
+      exports: [MESSAGING_CONNECTION, NATS_CONNECTION, MessagingClient],
+    };
+  }
+}
+
+async function openConnection(options: MessagingModuleOptions): Promise<MessagingConnection> {
+  const connection = await connectMessaging(options);
+  try {
+    await provisionStreams(connection, options.streams ?? []);
+    await provisionConsumers(connection, options.consumers ?? []);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  return connection;
+}

@@ -1,0 +1,21 @@
+import type { MessagingConnection } from '../connection/messaging.connection';
+import { InvalidDefinitionError } from '../errors/messaging.errors';
+
+/**
+ * Deletes every stream whose name carries this connection's namespace. For test teardown only:
+ * refuses to run without a namespace so it can never touch shared streams.
+ */
+export async function deleteNamespaceStreams(connection: MessagingConnection): Promise<string[]> {
+  const namespace = connection.namespace.value;
+  if (namespace === undefined) {
+    throw new InvalidDefinitionError('deleteNamespaceStreams needs a namespaced connection');
+  }
+  const deleted: string[] = [];
+  for await (const name of connection.manager.streams.names()) {
+    if (name.startsWith(`${namespace}_`)) {
+      await connection.manager.streams.delete(name);
+      deleted.push(name);
+    }
+  }
+  return deleted;
+}

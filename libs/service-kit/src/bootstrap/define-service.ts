@@ -1,0 +1,30 @@
+import type { DynamicModule } from '@nestjs/common';
+import type { z } from 'zod';
+import { loadConfig } from '../config/load-config';
+import type { JsonLogger } from '../logging/json-logger';
+import type { ServiceBaseConfig } from './bootstrap-service';
+import { serviceRootModule, type PlatformConfig } from './platform.module';
+
+export interface ServiceDefinition<Config extends ServiceBaseConfig & PlatformConfig> {
+  readonly service: string;
+  /** Validates an environment (process.env by default); throws ConfigValidationError. */
+  loadConfig(env?: NodeJS.ProcessEnv): Config;
+  createModule(config: Config, logger: JsonLogger): DynamicModule;
+}
+
+/**
+ * Everything needed to boot one service, kept apart from its `main.ts` so tests can boot the
+ * very same module without starting a process.
+ */
+export function defineService<Schema extends z.ZodObject>(options: {
+  readonly service: string;
+  readonly configSchema: Schema;
+  readonly feature: DynamicModule['module'];
+}): ServiceDefinition<z.infer<Schema> & ServiceBaseConfig & PlatformConfig> {
+  type Config = z.infer<Schema> & ServiceBaseConfig & PlatformConfig;
+  return {
+    service: options.service,
+    loadConfig: (env = process.env) => loadConfig({ service: options.service, schema: options.configSchema, env }) as Config,
+    createModule: (config, logger) => serviceRootModule({ service: options.service, feature: options.feature, config, logger }),
+  };
+}

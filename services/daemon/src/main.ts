@@ -1,0 +1,4 @@
+import { bootstrapService } from '@switchyard/service-kit';
+import { daemonService } from './daemon.service';
+
+void bootstrapService(daemonService);

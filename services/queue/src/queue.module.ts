@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** The queue service's own providers and controllers; the platform (NATS, health, database) comes from serviceRootModule. */
+@Module({})
+export class QueueModule {}

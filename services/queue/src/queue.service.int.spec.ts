@@ -1,0 +1,4 @@
+import { describeServiceBoot } from '@switchyard/testing';
+import { queueService } from './queue.service';
+
+describeServiceBoot(queueService, { database: true });

@@ -1,0 +1,4 @@
+import { describeServiceBoot } from '@switchyard/testing';
+import { transcriptService } from './transcript.service';
+
+describeServiceBoot(transcriptService, { database: true });

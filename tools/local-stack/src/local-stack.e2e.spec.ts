@@ -1,0 +1,115 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { connectMessaging, deleteNamespaceStreams } from '@switchyard/messaging';
+import { createTestDatabase, testNatsUrl, uniqueNamespace } from '@switchyard/testing';
+
+const workspaceRoot = path.resolve(__dirname, '../../..');
+const supervisorEntry = path.join(workspaceRoot, 'dist/tools/local-stack/src/main.js');
+const SERVICES = ['queue', 'transcript', 'session-resume', 'daemon', 'gateway'];
+
+interface StackFile {
+  readonly pid: number;
+  readonly services: Array<{ name: string; url: string; pid: number }>;
+}
+
+interface RunningStack {
+  readonly child: ChildProcess;
+  readonly home: string;
+  output: string;
+  readonly exited: Promise<number | null>;
+}
+
+function startStack(env: NodeJS.ProcessEnv): RunningStack {
+  const home = mkdtempSync(path.join(tmpdir(), 'switchyard-stack-'));
+  const child = spawn(process.execPath, [supervisorEntry], {
+    cwd: workspaceRoot,
+    env: { ...env, SWITCHYARD_HOME: home, SWITCHYARD_GATEWAY_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stack: RunningStack = {
+    child,
+    home,
+    output: '',
+    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+  };
+  child.stdout?.on('data', (chunk: Buffer) => (stack.output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stack.output += chunk.toString()));
+  return stack;
+}
+
+async function waitForOutput(stack: RunningStack, pattern: RegExp, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(stack.output)) {
+    if (stack.child.exitCode !== null) throw new Error(`the stack exited early:\n${stack.output}`);
+    if (Date.now() > deadline) throw new Error(`no ${String(pattern)} in time:\n${stack.output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Environment of a fresh shell: nothing of the test run's NATS or database leaks in by accident. */
+function cleanEnvironment(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (key.startsWith('SWITCHYARD_') || key === 'NATS_URL' || key === 'DATABASE_URL') delete env[key];
+  }
+  return env;
+}
+
+async function proveStackRunsAndStops(env: NodeJS.ProcessEnv): Promise<void> {
+  const stack = startStack(env);
+  try {
+    // The supervisor's own readiness deadline (60 s by default) bounds this wait.
+    await waitForOutput(stack, /ready in [\d.]+ s/, 90_000);
+    const state = JSON.parse(readFileSync(path.join(stack.home, 'stack.json'), 'utf8')) as StackFile;
+    expect(state.services.map((service) => service.name).sort()).toEqual([...SERVICES].sort());
+    for (const service of state.services) {
+      const response = await fetch(`${service.url}/readyz`);
+      expect({ service: service.name, status: response.status }).toEqual({ service: service.name, status: 200 });
+      expect(stack.output).toContain(service.url);
+    }
+
+    stack.child.kill('SIGINT');
+    expect(await stack.exited).toBe(0);
+    for (const service of state.services) expect({ service: service.name, alive: isAlive(service.pid) }).toEqual({ service: service.name, alive: false });
+    expect(existsSync(path.join(stack.home, 'stack.json'))).toBe(false);
+  } finally {
+    if (stack.child.exitCode === null) stack.child.kill('SIGKILL');
+  }
+}
+
+describe('npm start (local stack)', () => {
+  beforeAll(() => {
+    execFileSync(process.execPath, [path.join(workspaceRoot, 'tools/build/build.mjs')], { cwd: workspaceRoot, stdio: 'ignore' });
+  });
+
+  it('with no NATS_URL and no DATABASE_URL: starts a private nats-server and the embedded database, all ready, Ctrl-C leaves nothing behind', async () => {
+    await proveStackRunsAndStops(cleanEnvironment());
+    // The private nats-server and the embedded database are gone too: their stores are unlocked.
+    const processes = execFileSync('ps', ['-eo', 'args']).toString();
+    expect(processes).not.toContain('switchyard-stack-');
+  });
+
+  it('with NATS_URL and DATABASE_URL: uses them, all ready, Ctrl-C leaves nothing behind', async () => {
+    const database = await createTestDatabase();
+    const namespace = uniqueNamespace();
+    try {
+      await proveStackRunsAndStops({ ...cleanEnvironment(), NATS_URL: testNatsUrl(), DATABASE_URL: database.url, SWITCHYARD_NAMESPACE: namespace });
+    } finally {
+      await database.drop();
+      const connection = await connectMessaging({ url: testNatsUrl(), name: 'local-stack-e2e-cleanup', namespace });
+      await deleteNamespaceStreams(connection);
+      await connection.close();
+    }
+  });
+});
