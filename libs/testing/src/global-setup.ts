@@ -25,13 +25,19 @@ export default async function globalSetup(): Promise<void> {
   }
   if (!process.env[TEST_DATABASE_URL_KEY]) {
     process.env[TEST_DATABASE_URL_KEY] = await chooseDatabase();
+    const database = process.env[TEST_DATABASE_URL_KEY] === EMBEDDED_DATABASE_MARKER ? 'embedded, one per test file' : process.env[TEST_DATABASE_URL_KEY];
+    process.stderr.write(`\ntest infrastructure: NATS ${process.env[TEST_NATS_URL_KEY]}, database ${database}\n`);
   }
 }
+
+/** Set to 1 to test as on a machine without local servers: private nats-server, embedded database. */
+const IGNORE_LOCAL_SERVERS_KEY = 'SWITCHYARD_TEST_IGNORE_LOCAL_SERVERS';
+const ignoreLocalServers = (): boolean => process.env[IGNORE_LOCAL_SERVERS_KEY] === '1';
 
 async function chooseNats(): Promise<string> {
   const given = process.env['NATS_URL'];
   if (given) return given;
-  if (await natsWithJetStreamAnswers(WELL_KNOWN_NATS_URL)) return WELL_KNOWN_NATS_URL;
+  if (!ignoreLocalServers() && (await natsWithJetStreamAnswers(WELL_KNOWN_NATS_URL))) return WELL_KNOWN_NATS_URL;
   const server = await startNatsServer({ storeDirectory: mkdtempSync(path.join(tmpdir(), 'switchyard-test-nats-')) });
   registerTeardown(() => server.stop());
   return server.url;
@@ -40,7 +46,7 @@ async function chooseNats(): Promise<string> {
 async function chooseDatabase(): Promise<string> {
   const given = process.env['DATABASE_URL'];
   if (given) return given;
-  for (const url of WELL_KNOWN_DATABASE_URLS) {
+  for (const url of ignoreLocalServers() ? [] : WELL_KNOWN_DATABASE_URLS) {
     if (await postgresAnswers(url)) return url;
   }
   // No server: each test database becomes its own in-process embedded database (see test-database.ts).
