@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { adapterMetadataSchema, nonNegativeIntegerSchema, type AdapterMetadata } from './shared-fields.schema';
+import { adapterMetadataSchema, nonNegativeIntegerSchema, tokenUsageSchema, type AdapterMetadata, type TokenUsage } from './shared-fields.schema';
 
 /**
  * The unified agent message model (design §5): one versioned discriminated union every adapter
@@ -128,24 +128,14 @@ export const logMessageSchema = z.strictObject({
   metadata: adapterMetadataSchema.optional(),
 });
 
-export interface UsageMessage {
+/** Token usage of one model, as reported by the CLI (the same fields as `TokenUsage`). */
+export interface UsageMessage extends TokenUsage {
   type: 'usage';
-  provider?: string;
-  model: string;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens?: number;
-  cacheWriteTokens?: number;
   metadata?: AdapterMetadata;
 }
 export const usageMessageSchema = z.strictObject({
   type: z.literal('usage'),
-  provider: z.string().min(1).optional(),
-  model: z.string().min(1),
-  inputTokens: nonNegativeIntegerSchema,
-  outputTokens: nonNegativeIntegerSchema,
-  cacheReadTokens: nonNegativeIntegerSchema.optional(),
-  cacheWriteTokens: nonNegativeIntegerSchema.optional(),
+  ...tokenUsageSchema.shape,
   metadata: adapterMetadataSchema.optional(),
 });
 
