@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { adapterMetadataSchema, nonNegativeIntegerSchema, tokenUsageSchema, type AdapterMetadata, type TokenUsage } from './shared-fields.schema';
+import { adapterMetadataSchema, tokenUsageSchema, type AdapterMetadata, type TokenUsage } from './shared-fields.schema';
 
 /**
  * The unified agent message model (design §5): one versioned discriminated union every adapter
