@@ -20,6 +20,7 @@ export const EVENT_PAYLOAD_SAMPLES: { [TType in EventType]: PayloadOf<TType> } =
     forceFreshSession: false,
     maxAttempts: 3,
     expiresAt: null,
+    retryOfTaskId: null,
   },
   'task.deferred': { taskId, fireAt: later, reason: 'retry_backoff', attemptsUsed: 1 },
   'task.claimed': { taskId, attempt: 1, daemonId: SAMPLE_IDS.daemonId, runtimeId: SAMPLE_IDS.runtimeId, startBy: later },

@@ -8,6 +8,8 @@ import { assertSubjectToken } from './subject-token';
 
 export const COMMAND_SUBJECT_PREFIX = 'cmd';
 export const DEAD_LETTER_SUBJECT_PREFIX = 'dlq';
+/** Live-only nudges on core NATS (never stored): e.g. "a runtime of yours has work". */
+export const NOTIFY_SUBJECT_PREFIX = 'notify';
 
 function eventSubject(type: EventType, aggregateId: string, label: string): string {
   return `${type}.${assertSubjectToken(aggregateId, label)}`;
@@ -32,6 +34,9 @@ export const subjects = {
   /** Every event of one aggregate: `task.*.<taskId>` (two-word types such as `task.cancel_requested` included). */
   aggregateFilter: (kind: AggregateKind, aggregateId: string): string =>
     `${kind}.*.${assertSubjectToken(aggregateId, 'aggregateId')}`,
+
+  /** `notify.work_available.<runtimeId>`: daemons claim on it instead of polling. */
+  workAvailable: (runtimeId: string): string => `${NOTIFY_SUBJECT_PREFIX}.work_available.${assertSubjectToken(runtimeId, 'runtimeId')}`,
 
   /** `cmd.task.claim` */
   command: (name: CommandName): string => `${COMMAND_SUBJECT_PREFIX}.${name}`,

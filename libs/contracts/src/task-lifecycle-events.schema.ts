@@ -21,6 +21,8 @@ export interface TaskEnqueuedPayload {
   maxAttempts: number;
   /** A queued task still unclaimed at this time expires (e.g. its runtime stayed offline). */
   expiresAt: string | null;
+  /** The failed task this one automatically retries (a new task, same session unless poisoned); null otherwise. */
+  retryOfTaskId: string | null;
 }
 export const taskEnqueuedPayloadSchema = z.object({
   taskId: identifierSchema,
@@ -33,6 +35,7 @@ export const taskEnqueuedPayloadSchema = z.object({
   forceFreshSession: z.boolean(),
   maxAttempts: positiveIntegerSchema,
   expiresAt: isoTimestampSchema.nullable(),
+  retryOfTaskId: identifierSchema.nullable(),
 });
 export const TASK_ENQUEUED = defineEvent({
   type: 'task.enqueued',

@@ -7,7 +7,17 @@ import { testNatsUrl, uniqueNamespace } from './test-environment';
 export interface ServiceUnderTest {
   readonly url: string;
   readonly namespace: string;
+  /** The service's database, when it has one. */
+  readonly databaseUrl: string | undefined;
   stop(): Promise<void>;
+}
+
+export interface StartServiceForTestOptions {
+  readonly database: boolean;
+  /** Run as another replica of an instance already started: same namespace and database. */
+  readonly replicaOf?: ServiceUnderTest;
+  /** Extra environment, e.g. shorter timings. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -16,8 +26,9 @@ export interface ServiceUnderTest {
  */
 export async function startServiceForTest<Config extends ServiceBaseConfig & PlatformConfig>(
   definition: ServiceDefinition<Config>,
-  options: { readonly database: boolean },
+  options: StartServiceForTestOptions,
 ): Promise<ServiceUnderTest> {
+  if (options.replicaOf) return startReplica(definition, options.replicaOf, options.env);
   const namespace = uniqueNamespace();
   const database = options.database ? await createTestDatabase() : undefined;
   const cleanup = async (): Promise<void> => {
@@ -28,23 +39,11 @@ export async function startServiceForTest<Config extends ServiceBaseConfig & Pla
   };
   try {
     if (database) await runMigrations({ url: database.url });
-    const config = definition.loadConfig({
-      NATS_URL: testNatsUrl(),
-      SWITCHYARD_NAMESPACE: namespace,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ...(database ? { DATABASE_URL: database.url } : {}),
-    });
-    const running = await startService({
-      service: definition.service,
-      config,
-      createModule: (validated, logger) => definition.createModule(validated, logger),
-      logger: createJsonLogger({ service: definition.service, level: 'warn' }),
-    });
+    const running = await bootInProcess(definition, { namespace, databaseUrl: database?.url, env: options.env });
     return {
       url: running.url,
       namespace,
+      databaseUrl: database?.url,
       stop: async () => {
         await running.app.close();
         await cleanup();
@@ -54,6 +53,37 @@ export async function startServiceForTest<Config extends ServiceBaseConfig & Pla
     await cleanup();
     throw error;
   }
+}
+
+async function startReplica<Config extends ServiceBaseConfig & PlatformConfig>(
+  definition: ServiceDefinition<Config>,
+  first: ServiceUnderTest,
+  env: NodeJS.ProcessEnv | undefined,
+): Promise<ServiceUnderTest> {
+  const running = await bootInProcess(definition, { namespace: first.namespace, databaseUrl: first.databaseUrl, env });
+  // The first instance owns the namespace and database and removes them.
+  return { url: running.url, namespace: first.namespace, databaseUrl: first.databaseUrl, stop: () => running.app.close() };
+}
+
+function bootInProcess<Config extends ServiceBaseConfig & PlatformConfig>(
+  definition: ServiceDefinition<Config>,
+  options: { readonly namespace: string; readonly databaseUrl: string | undefined; readonly env: NodeJS.ProcessEnv | undefined },
+) {
+  const config = definition.loadConfig({
+    NATS_URL: testNatsUrl(),
+    SWITCHYARD_NAMESPACE: options.namespace,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
+  });
+  return startService({
+    service: definition.service,
+    config,
+    createModule: (validated, logger) => definition.createModule(validated, logger),
+    logger: createJsonLogger({ service: definition.service, level: 'warn' }),
+  });
 }
 
 /** The keys a definition rejects in an environment, or an empty list when it accepts it. */

@@ -4,5 +4,5 @@ import { DaemonModule } from './daemon.module';
 export const daemonService = defineService({
   service: 'daemon',
   configSchema: natsServiceConfigSchema(8084),
-  feature: DaemonModule,
+  feature: () => DaemonModule,
 });

@@ -4,5 +4,5 @@ import { GatewayModule } from './gateway.module';
 export const gatewayService = defineService({
   service: 'gateway',
   configSchema: databaseServiceConfigSchema(8080),
-  feature: GatewayModule,
+  feature: () => GatewayModule,
 });

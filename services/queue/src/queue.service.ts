@@ -1,8 +1,9 @@
-import { databaseServiceConfigSchema, defineService } from '@switchyard/service-kit';
+import { defineService } from '@switchyard/service-kit';
+import { queueConfigSchema } from './queue.config';
 import { QueueModule } from './queue.module';
 
 export const queueService = defineService({
   service: 'queue',
-  configSchema: databaseServiceConfigSchema(8081),
-  feature: QueueModule,
+  configSchema: queueConfigSchema,
+  feature: (config, logger) => QueueModule.forRoot(config, logger),
 });

@@ -4,5 +4,5 @@ import { SessionResumeModule } from './session-resume.module';
 export const sessionResumeService = defineService({
   service: 'session-resume',
   configSchema: databaseServiceConfigSchema(8083),
-  feature: SessionResumeModule,
+  feature: () => SessionResumeModule,
 });

@@ -4,5 +4,5 @@ import { TranscriptModule } from './transcript.module';
 export const transcriptService = defineService({
   service: 'transcript',
   configSchema: databaseServiceConfigSchema(8082),
-  feature: TranscriptModule,
+  feature: () => TranscriptModule,
 });

@@ -33,6 +33,36 @@ export async function request<TRequest, TResponse = unknown>(
   connection: MessagingConnection,
   options: RequestOptions<TRequest, TResponse>,
 ): Promise<TResponse> {
+  const envelope = await sendRequest(connection, options);
+  if (!envelope.ok) {
+    throw new RemoteRequestError({
+      subject: options.subject,
+      replyCode: envelope.error.code,
+      message: envelope.error.message,
+      isRetryable: envelope.error.retryable,
+    });
+  }
+  return parseWith(envelope.result, { schema: options.responseSchema, what: `reply from ${options.subject}` });
+}
+
+/**
+ * Like `request`, but returns the whole reply: `alreadyApplied` on a repeated request id, or the
+ * refusal, instead of throwing it. Transport failures still throw `RequestFailedError`.
+ */
+export async function requestReply<TRequest, TResponse = unknown>(
+  connection: MessagingConnection,
+  options: RequestOptions<TRequest, TResponse>,
+): Promise<ReplyEnvelope<TResponse>> {
+  const envelope = await sendRequest(connection, options);
+  if (!envelope.ok) return envelope;
+  const result = parseWith(envelope.result, { schema: options.responseSchema, what: `reply from ${options.subject}` });
+  return envelope.alreadyApplied ? { ok: true, result, alreadyApplied: true } : { ok: true, result };
+}
+
+async function sendRequest<TRequest, TResponse>(
+  connection: MessagingConnection,
+  options: RequestOptions<TRequest, TResponse>,
+): Promise<ReplyEnvelope<unknown>> {
   const headers = injectTraceContext(
     headersFromRecord({ ...options.headers, [HEADERS.requestId]: options.requestId }),
     options.traceContext,
@@ -48,16 +78,7 @@ export async function request<TRequest, TResponse = unknown>(
     const reason = error instanceof RequestError && error.isNoResponders() ? 'no responders' : describeCause(error);
     throw new RequestFailedError(options.subject, reason, { isRetryable, cause: error });
   }
-  const envelope = decodeReply(reply.data);
-  if (!envelope.ok) {
-    throw new RemoteRequestError({
-      subject: options.subject,
-      replyCode: envelope.error.code,
-      message: envelope.error.message,
-      isRetryable: envelope.error.retryable,
-    });
-  }
-  return parseWith(envelope.result, { schema: options.responseSchema, what: `reply from ${options.subject}` });
+  return decodeReply(reply.data);
 }
 
 export interface RequestContext {
@@ -76,6 +97,12 @@ export interface ServeRequestsOptions<TRequest, TResponse> {
   /** Validates requests; a mismatch answers `invalid_request` without calling the handler. */
   readonly requestSchema?: z.ZodType<TRequest>;
   readonly handler: (request: TRequest, context: RequestContext) => Promise<TResponse>;
+  /**
+   * `result` (default): the handler returns the result and throws `ReplyError` to refuse.
+   * `reply`: the handler returns the whole `CommandReply` (to say `alreadyApplied`, or refuse
+   * without throwing); it is sent as it is.
+   */
+  readonly handlerReturns?: 'result' | 'reply';
 }
 
 export interface RequestServer {
@@ -107,7 +134,7 @@ export function serveRequests<TRequest, TResponse>(
       const payload = parseRequest(message.data);
       const decoded = parseWith(payload, { schema: options.requestSchema, what: 'request' });
       const result = await otelContext.with(traceContext, () => options.handler(decoded, context));
-      envelope = { ok: true, result };
+      envelope = options.handlerReturns === 'reply' ? (result as ReplyEnvelope<TResponse>) : { ok: true, result };
     } catch (error) {
       envelope = { ok: false, error: toReplyError(error) };
       const level = envelope.error.code === REPLY_ERROR_CODES.internal ? 'error' : 'warn';

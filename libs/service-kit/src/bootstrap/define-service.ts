@@ -1,4 +1,4 @@
-import type { DynamicModule } from '@nestjs/common';
+import type { DynamicModule, Type } from '@nestjs/common';
 import type { z } from 'zod';
 import { loadConfig } from '../config/load-config';
 import type { JsonLogger } from '../logging/json-logger';
@@ -19,12 +19,20 @@ export interface ServiceDefinition<Config extends ServiceBaseConfig & PlatformCo
 export function defineService<Schema extends z.ZodObject>(options: {
   readonly service: string;
   readonly configSchema: Schema;
-  readonly feature: DynamicModule['module'];
+  /** The service's own module, built from its validated configuration. */
+  readonly feature: (config: z.infer<Schema>, logger: JsonLogger) => Type | DynamicModule;
 }): ServiceDefinition<z.infer<Schema> & ServiceBaseConfig & PlatformConfig> {
   type Config = z.infer<Schema> & ServiceBaseConfig & PlatformConfig;
   return {
     service: options.service,
     loadConfig: (env = process.env) => loadConfig({ service: options.service, schema: options.configSchema, env }) as Config,
-    createModule: (config, logger) => serviceRootModule({ service: options.service, feature: options.feature, config, logger }),
+    createModule: (config, logger) =>
+      serviceRootModule({
+        service: options.service,
+        feature: options.feature(config, logger),
+        config,
+        logger,
+      }),
   };
 }
+

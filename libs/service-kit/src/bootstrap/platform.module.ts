@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { catalogStreamDefinitions, checkNatsReady, MESSAGING_CONNECTION, MessagingModule, type MessagingConnection } from '@switchyard/messaging';
 import { checkDatabaseReady, DATA_SOURCE, PersistenceModule } from '@switchyard/persistence';
@@ -50,15 +50,19 @@ export interface PlatformConfig {
   readonly DATABASE_URL?: string | undefined;
 }
 
+/** The root of every service process: the platform, then the service's own feature module. */
+@Module({})
+export class ServiceRootModule {}
+
 /** A service's root module: its own feature module on top of the platform. */
 export function serviceRootModule(options: {
   readonly service: string;
-  readonly feature: DynamicModule['module'];
+  readonly feature: Type | DynamicModule;
   readonly config: PlatformConfig;
   readonly logger: JsonLogger;
 }): DynamicModule {
   return {
-    module: options.feature,
+    module: ServiceRootModule,
     imports: [
       PlatformModule.forRoot({
         service: options.service,
@@ -67,6 +71,7 @@ export function serviceRootModule(options: {
         databaseUrl: options.config.DATABASE_URL,
         logger: options.logger,
       }),
+      options.feature,
     ],
   };
 }

@@ -1,0 +1,216 @@
+import { HEADERS } from '@switchyard/contracts';
+import { headersFromRecord, headersToRecord, injectTraceContext } from '@switchyard/messaging';
+import type { EntityManager } from 'typeorm';
+import {
+  ConcurrencyConflictError,
+  DuplicateEventError,
+  EventStorageError,
+  EventStoreError,
+  InvalidAppendError,
+  POSTGRES_UNIQUE_VIOLATION,
+  postgresErrorCode,
+  postgresErrorConstraint,
+} from '../errors/event-store.errors';
+import {
+  STORED_EVENT_COLUMNS,
+  managerOf,
+  toStoredEvent,
+  type EventStoreTarget,
+  type NewEvent,
+  type StoredEvent,
+  type StoredEventRow,
+} from './stored-event.types';
+
+/** Name of the unique (aggregate_id, version) constraint in the foundation migration. */
+export const AGGREGATE_VERSION_CONSTRAINT = 'outbox_event_aggregate_version_unique';
+
+/** Inline projection: writes views with the manager of the append's transaction. */
+export type InlineProjection = (manager: EntityManager, events: readonly StoredEvent[]) => Promise<void>;
+
+export type AppendEventsOptions = EventStoreTarget & {
+  readonly aggregateId: string;
+  /** The version the decision was made on: 0 for a new aggregate. */
+  readonly expectedVersion: number;
+  readonly events: readonly NewEvent[];
+  /** Runs after the insert, in the same transaction; if it throws, nothing is stored. */
+  readonly project?: InlineProjection;
+};
+
+export interface AppendResult {
+  readonly aggregateId: string;
+  /** The aggregate's version after the append (expectedVersion + events.length). */
+  readonly version: number;
+  readonly events: readonly StoredEvent[];
+}
+
+export type LoadEventsOptions = EventStoreTarget & {
+  readonly aggregateId: string;
+  /** Only events with a higher version (e.g. after a snapshot); defaults to 0, i.e. all. */
+  readonly afterVersion?: number;
+};
+
+// 8 parameters per row; keeps one INSERT far below Postgres's 65535-parameter limit.
+const ROWS_PER_INSERT = 1_000;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface PreparedRow {
+  readonly eventId: string;
+  readonly version: number;
+  readonly event: NewEvent;
+  readonly headers: Record<string, string>;
+  readonly occurredAt: Date;
+}
+
+/**
+ * Appends events with versions expectedVersion+1.. and runs the inline projection, in one
+ * transaction (a savepoint when `manager` is already inside one). A writer that decided on a stale
+ * version gets `ConcurrencyConflictError`: from the version check, or from the unique
+ * (aggregate_id, version) constraint when the other writer committed in between. The check also
+ * keeps versions gap-free, so version n is always committed before n+1 becomes visible, which the
+ * relay relies on for per-aggregate order.
+ *
+ * After the caller's transaction commits, call `relay.wake()` to publish without waiting for a poll.
+ * No events: nothing is checked, stored or projected.
+ */
+export async function appendEvents(options: AppendEventsOptions): Promise<AppendResult> {
+  const { aggregateId, expectedVersion, events } = options;
+  const rows = prepareRows(aggregateId, expectedVersion, events);
+  if (rows.length === 0) return { aggregateId, version: expectedVersion, events: [] };
+
+  let projectionError: unknown;
+  try {
+    return await managerOf(options).transaction(async (manager) => {
+      const actualVersion = await currentVersion(manager, aggregateId);
+      if (actualVersion !== expectedVersion) throw new ConcurrencyConflictError({ aggregateId, expectedVersion, actualVersion });
+      const stored = await insertRows(manager, aggregateId, expectedVersion, rows);
+      if (options.project) {
+        try {
+          await options.project(manager, stored);
+        } catch (error) {
+          projectionError = error;
+          throw error;
+        }
+      }
+      return { aggregateId, version: expectedVersion + rows.length, events: stored };
+    });
+  } catch (error) {
+    // The projection's own errors belong to the caller's domain and pass through unchanged.
+    if (error instanceof EventStoreError || (projectionError !== undefined && error === projectionError)) throw error;
+    // E.g. the connection died at COMMIT: the outcome is unknown. A retry with the same event ids
+    // then fails with DuplicateEventError or ConcurrencyConflictError if the first one committed.
+    throw new EventStorageError(`appending to ${aggregateId} failed`, error);
+  }
+}
+
+/** The aggregate's events in version order. */
+export async function loadEvents(options: LoadEventsOptions): Promise<StoredEvent[]> {
+  const afterVersion = options.afterVersion ?? 0;
+  try {
+    const rows = await managerOf(options).query<StoredEventRow[]>(
+      `select ${STORED_EVENT_COLUMNS} from outbox_event where aggregate_id = $1 and version > $2 order by version`,
+      [options.aggregateId, afterVersion],
+    );
+    return rows.map(toStoredEvent);
+  } catch (error) {
+    throw new EventStorageError(`loading the events of ${options.aggregateId} failed`, error);
+  }
+}
+
+async function currentVersion(manager: EntityManager, aggregateId: string): Promise<number> {
+  try {
+    const rows = await manager.query<Array<{ version: number }>>(
+      'select coalesce(max(version), 0)::int as version from outbox_event where aggregate_id = $1',
+      [aggregateId],
+    );
+    return rows[0]?.version ?? 0;
+  } catch (error) {
+    throw new EventStorageError(`reading the version of ${aggregateId} failed`, error);
+  }
+}
+
+async function insertRows(manager: EntityManager, aggregateId: string, expectedVersion: number, rows: readonly PreparedRow[]): Promise<StoredEvent[]> {
+  const stored: StoredEvent[] = [];
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+    const parameters: unknown[] = [];
+    const tuples = chunk.map((row) => {
+      const base = parameters.length;
+      parameters.push(
+        row.eventId,
+        aggregateId,
+        row.version,
+        row.event.envelope.type,
+        row.event.subject,
+        JSON.stringify(row.event.envelope),
+        JSON.stringify(row.headers),
+        row.occurredAt,
+      );
+      const placeholder = (offset: number): string => `$${base + offset}`;
+      return `(${placeholder(1)}, ${placeholder(2)}, ${placeholder(3)}, ${placeholder(4)}, ${placeholder(5)}, ${placeholder(6)}::jsonb, ${placeholder(7)}::jsonb, ${placeholder(8)})`;
+    });
+    try {
+      const inserted = await manager.query<StoredEventRow[]>(
+        `insert into outbox_event (id, aggregate_id, version, type, subject, payload, headers, occurred_at)
+         values ${tuples.join(', ')} returning ${STORED_EVENT_COLUMNS}`,
+        parameters,
+      );
+      stored.push(...inserted.map(toStoredEvent).sort((left, right) => left.version - right.version));
+    } catch (error) {
+      throw translateInsertError(error, aggregateId, expectedVersion);
+    }
+  }
+  return stored;
+}
+
+function translateInsertError(error: unknown, aggregateId: string, expectedVersion: number): EventStoreError {
+  if (postgresErrorCode(error) === POSTGRES_UNIQUE_VIOLATION) {
+    if (postgresErrorConstraint(error) === AGGREGATE_VERSION_CONSTRAINT) {
+      return new ConcurrencyConflictError({ aggregateId, expectedVersion, cause: error });
+    }
+    return new DuplicateEventError({ aggregateId, cause: error });
+  }
+  return new EventStorageError(`inserting events of ${aggregateId} failed`, error);
+}
+
+function prepareRows(aggregateId: string, expectedVersion: number, events: readonly NewEvent[]): PreparedRow[] {
+  if (aggregateId.trim() === '') throw new InvalidAppendError('aggregateId is empty');
+  if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
+    throw new InvalidAppendError(`expectedVersion must be a non-negative integer, got ${expectedVersion}`);
+  }
+  const seen = new Set<string>();
+  return events.map((event, index) => {
+    const { envelope } = event;
+    const position = `event ${index} (${envelope.type})`;
+    if (envelope.aggregateId !== aggregateId) {
+      throw new InvalidAppendError(`${position} belongs to ${envelope.aggregateId}, not ${aggregateId}`);
+    }
+    if (!UUID_PATTERN.test(envelope.eventId)) throw new InvalidAppendError(`${position} has an eventId that is not a UUID`);
+    const eventId = envelope.eventId.toLowerCase();
+    if (seen.has(eventId)) throw new InvalidAppendError(`${position} repeats event id ${eventId}`);
+    seen.add(eventId);
+    if (event.subject.trim() === '') throw new InvalidAppendError(`${position} has an empty subject`);
+    const occurredAt = new Date(envelope.occurredAt);
+    if (Number.isNaN(occurredAt.getTime())) throw new InvalidAppendError(`${position} has an invalid occurredAt`);
+    return { eventId, version: expectedVersion + index + 1, event, headers: storedHeaders(event), occurredAt };
+  });
+}
+
+/**
+ * The headers the relay publishes with. Envelope metadata wins over caller headers so routers can
+ * trust it; the trace context is captured now because the relay publishes later, outside the
+ * request that caused the event. The message id is the relay's to set.
+ */
+function storedHeaders(event: NewEvent): Record<string, string> {
+  const { envelope } = event;
+  const headers: Record<string, string> = { ...event.headers };
+  delete headers[HEADERS.messageId];
+  if (headers[HEADERS.traceparent] === undefined) {
+    Object.assign(headers, headersToRecord(injectTraceContext(headersFromRecord({}))));
+  }
+  headers[HEADERS.eventType] = envelope.type;
+  headers[HEADERS.schemaVersion] = String(envelope.schemaVersion);
+  headers[HEADERS.correlationId] = envelope.correlationId;
+  if (envelope.causationId !== null) headers[HEADERS.causationId] = envelope.causationId;
+  else delete headers[HEADERS.causationId];
+  return headers;
+}

@@ -1,0 +1,80 @@
+import type { EntityManager } from 'typeorm';
+import type { ClaimedTask, TaskClaimPayload } from '@switchyard/contracts';
+import type { Task } from '../domain/task.state';
+import { applyTaskCommand, type CommandCause } from '../storage/task.repository';
+import { agentIssueKey, lockAgentsAndReadActiveWork, lockClaimCandidates, type ActiveWork, type ClaimCandidate } from './claim-candidates.query';
+
+export interface ClaimTasksOptions {
+  /** The command's transaction: the claim commits with its idempotency record. */
+  readonly manager: EntityManager;
+  readonly payload: TaskClaimPayload;
+  readonly cause: CommandCause;
+  readonly now: Date;
+  readonly startDeadlineMs: number;
+  readonly defaultMaxConcurrentTasks: number;
+}
+
+/** Candidates read per claim beyond what the daemon asked for, to step over blocked ones. */
+const CANDIDATE_HEADROOM = 4;
+const MAX_CANDIDATES = 256;
+
+/**
+ * Hands a daemon up to `maxTasks` queued tasks of its runtimes, in the caller's transaction: rows locked
+ * with SKIP LOCKED (one winner per task), agents locked in a global order, limits checked
+ * (maxConcurrentTasks, one active task per agent+issue and per chat session), each claim decided
+ * and appended with its projection.
+ */
+export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTask[]> {
+  const now = options.now.toISOString();
+  const startBy = new Date(options.now.getTime() + options.startDeadlineMs).toISOString();
+  const { manager } = options;
+  const candidates = await lockClaimCandidates(manager, {
+    runtimeIds: options.payload.runtimeIds,
+    now,
+    limit: Math.min(MAX_CANDIDATES, options.payload.maxTasks * CANDIDATE_HEADROOM),
+  });
+  if (candidates.length === 0) return [];
+  const work = await lockAgentsAndReadActiveWork(manager, candidates.map((candidate) => candidate.agentId));
+  const claimed: ClaimedTask[] = [];
+  for (const candidate of candidates) {
+    if (claimed.length >= options.payload.maxTasks) break;
+    if (!hasFreeSlot(candidate, work, options.defaultMaxConcurrentTasks)) continue;
+    const { decision, state } = await applyTaskCommand({
+      manager,
+      cause: options.cause,
+      command: { kind: 'claim', taskId: candidate.taskId, now, daemonId: options.payload.daemonId, runtimeIds: options.payload.runtimeIds, startBy },
+    });
+    if (!decision.ok || !state.exists) continue;
+    takeSlot(candidate, work);
+    claimed.push(toClaimedTask(state, startBy));
+  }
+  return claimed;
+}
+
+function hasFreeSlot(candidate: ClaimCandidate, work: ActiveWork, defaultLimit: number): boolean {
+  const limit = work.limitByAgent.get(candidate.agentId) ?? defaultLimit;
+  if ((work.activeByAgent.get(candidate.agentId) ?? 0) >= limit) return false;
+  if (candidate.issueId !== null && work.busyAgentIssues.has(agentIssueKey(candidate.agentId, candidate.issueId))) return false;
+  if (candidate.chatSessionId !== null && work.busyChatSessions.has(candidate.chatSessionId)) return false;
+  return true;
+}
+
+function takeSlot(candidate: ClaimCandidate, work: ActiveWork): void {
+  work.activeByAgent.set(candidate.agentId, (work.activeByAgent.get(candidate.agentId) ?? 0) + 1);
+  if (candidate.issueId !== null) work.busyAgentIssues.add(agentIssueKey(candidate.agentId, candidate.issueId));
+  if (candidate.chatSessionId !== null) work.busyChatSessions.add(candidate.chatSessionId);
+}
+
+function toClaimedTask(task: Task, startBy: string): ClaimedTask {
+  return {
+    taskId: task.taskId,
+    attempt: task.attempt,
+    workspaceId: task.workspaceId,
+    agentId: task.agentId,
+    runtimeId: task.runtimeId,
+    source: task.source,
+    prompt: task.prompt,
+    forceFreshSession: task.forceFreshSession,
+    startBy,
+  };
+}

@@ -1,0 +1,116 @@
+import type { EntityManager } from 'typeorm';
+import {
+  commandFailure,
+  commandSuccess,
+  uuidv7,
+  type CommandName,
+  type CommandPayloadOf,
+  type CommandReply,
+  type CommandResultOf,
+} from '@switchyard/contracts';
+import { claimTasks } from '../claim/claim-tasks';
+import { planRetry } from '../domain/retry.policy';
+import { commandErrorCodeOf } from '../domain/task-refusal';
+import type { TaskCommand } from '../domain/task.commands';
+import type { Task } from '../domain/task.state';
+import type { QueueConfig } from '../queue.config';
+import { applyTaskCommand, type AppliedDecision, type CommandCause } from '../storage/task.repository';
+import { hasPendingRerun } from './pending-rerun.query';
+
+export interface CommandContext {
+  readonly manager: EntityManager;
+  readonly cause: CommandCause;
+  readonly now: Date;
+  readonly config: QueueConfig;
+}
+
+type Handler<TName extends CommandName> = (payload: CommandPayloadOf<TName>, context: CommandContext) => Promise<CommandReply<CommandResultOf<TName>>>;
+
+const later = (now: Date, milliseconds: number): string => new Date(now.getTime() + milliseconds).toISOString();
+
+/** Runs one decider command and turns its decision into the command's reply. */
+async function decideAndReply<TResult>(
+  context: CommandContext,
+  command: TaskCommand,
+  result: (task: Task, applied: AppliedDecision) => TResult | Promise<TResult>,
+): Promise<CommandReply<TResult>> {
+  const applied = await applyTaskCommand({ manager: context.manager, cause: context.cause, command });
+  if (!applied.decision.ok) return commandFailure(commandErrorCodeOf(applied.decision.refusal.code), applied.decision.refusal.message);
+  const task = applied.state as Task;
+  return commandSuccess(await result(task, applied), applied.decision.alreadyApplied ? { alreadyApplied: true } : {});
+}
+
+const stateResult = (task: Task) => ({ taskId: task.taskId, state: task.status });
+
+/** What each command does, in the transaction `runIdempotentCommand` opened for it. */
+export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } = {
+  'task.enqueue': (payload, context) =>
+    decideAndReply(
+      context,
+      {
+        kind: 'enqueue',
+        taskId: uuidv7(),
+        now: context.now.toISOString(),
+        ...payload,
+        maxAttempts: payload.maxAttempts ?? context.config.QUEUE_DEFAULT_MAX_ATTEMPTS,
+        retryOfTaskId: null,
+      },
+      stateResult,
+    ),
+
+  'task.claim': async (payload, context) =>
+    commandSuccess({
+      tasks: await claimTasks({
+        manager: context.manager,
+        payload,
+        cause: context.cause,
+        now: context.now,
+        startDeadlineMs: context.config.QUEUE_START_DEADLINE_MS,
+        defaultMaxConcurrentTasks: context.config.QUEUE_DEFAULT_MAX_CONCURRENT_TASKS,
+      }),
+    }),
+
+  'task.start': (payload, context) =>
+    decideAndReply(
+      context,
+      { kind: 'start', ...payload, now: context.now.toISOString(), leaseExpiresAt: later(context.now, context.config.QUEUE_LEASE_MS) },
+      (task) => ({ leaseExpiresAt: task.leaseExpiresAt ?? later(context.now, context.config.QUEUE_LEASE_MS), cancelRequested: task.cancelRequest !== null }),
+    ),
+
+  'task.renew': (payload, context) =>
+    decideAndReply(
+      context,
+      { kind: 'renew', ...payload, now: context.now.toISOString(), leaseExpiresAt: later(context.now, context.config.QUEUE_LEASE_MS) },
+      (task) => ({ leaseExpiresAt: task.leaseExpiresAt ?? context.now.toISOString(), cancelRequested: task.cancelRequest !== null }),
+    ),
+
+  'task.complete': (payload, context) => decideAndReply(context, { kind: 'complete', ...payload, now: context.now.toISOString() }, stateResult),
+
+  'task.fail': (payload, context) =>
+    decideAndReply(context, { kind: 'fail', ...payload, now: context.now.toISOString() }, async (task, applied) => ({
+      ...stateResult(task),
+      willRetry: applied.decision.ok && !applied.decision.alreadyApplied ? await enqueueRetry(task, context) : false,
+    })),
+
+  'task.cancel': (payload, context) => decideAndReply(context, { kind: 'cancel', ...payload, now: context.now.toISOString() }, stateResult),
+
+  'task.requeue': (payload, context) => decideAndReply(context, { kind: 'requeue', ...payload, now: context.now.toISOString() }, stateResult),
+};
+
+/** A failed task with a transient reason and attempts left gets a new task linked to it. */
+async function enqueueRetry(task: Task, context: CommandContext): Promise<boolean> {
+  const plan = planRetry(task, {
+    rerunPending: await hasPendingRerun(context.manager, task),
+    // The session-resume service decides poisoning; until it answers, the transient reasons that
+    // retry here are never poisoned ones.
+    sessionPoisoned: false,
+    retryAt: null,
+  });
+  if (!plan.retry) return false;
+  const retried = await applyTaskCommand({
+    manager: context.manager,
+    cause: context.cause,
+    command: { kind: 'enqueue', taskId: uuidv7(), now: context.now.toISOString(), ...plan.enqueue },
+  });
+  return retried.decision.ok;
+}

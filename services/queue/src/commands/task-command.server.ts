@@ -1,0 +1,78 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { COMMAND_CATALOG, COMMAND_NAMES, subjects, type CommandName, type CommandOf, type CommandReply } from '@switchyard/contracts';
+import { OutboxRelay } from '@switchyard/event-store';
+import { MESSAGING_CONNECTION, MessagingClient, type MessagingConnection } from '@switchyard/messaging';
+import { DATA_SOURCE } from '@switchyard/persistence';
+import { QUEUE_CONFIG } from '../queue.tokens';
+import type { QueueConfig } from '../queue.config';
+import { runIdempotentCommand } from './run-idempotent-command';
+import { TASK_COMMAND_HANDLERS, type CommandContext } from './task-command.handlers';
+
+/** Commands that may put a task (back) into the queue: daemons of its runtime are nudged after them. */
+const QUEUEING_COMMANDS: ReadonlySet<CommandName> = new Set(['task.enqueue', 'task.requeue', 'task.fail']);
+
+/**
+ * Serves every task command on `cmd.<name>` in the `queue` group, so replicas share the load.
+ * Each runs idempotently in one transaction; after a commit the relay is woken and daemons are
+ * told there is work, so nobody waits for a poll.
+ */
+@Injectable()
+export class TaskCommandServer implements OnModuleInit {
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
+    @Inject(QUEUE_CONFIG) private readonly config: QueueConfig,
+    private readonly client: MessagingClient,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  onModuleInit(): void {
+    for (const name of COMMAND_NAMES) this.serve(name);
+  }
+
+  private serve<TName extends CommandName>(name: TName): void {
+    this.client.serveRequests({
+      subject: subjects.command(name),
+      queueGroup: 'queue',
+      requestSchema: COMMAND_CATALOG[name].request as never,
+      handlerReturns: 'reply',
+      handler: (envelope: CommandOf<TName>) => this.handle(name, envelope),
+    });
+  }
+
+  private async handle<TName extends CommandName>(name: TName, envelope: CommandOf<TName>): Promise<CommandReply<unknown>> {
+    // The request schema of this very command validated the payload before it got here.
+    const handler = TASK_COMMAND_HANDLERS[name] as unknown as (payload: unknown, context: CommandContext) => Promise<CommandReply<unknown>>;
+    const reply = await runIdempotentCommand({
+      dataSource: this.dataSource,
+      requestId: envelope.requestId,
+      commandType: name,
+      execute: (manager) =>
+        handler(envelope.payload, {
+          manager,
+          cause: { requestId: envelope.requestId, correlationId: envelope.correlationId },
+          now: new Date(),
+          config: this.config,
+        }),
+    });
+    if (reply.ok && !reply.alreadyApplied) {
+      this.relay.wake();
+      if (QUEUEING_COMMANDS.has(name)) await this.nudgeDaemons(envelope);
+    }
+    return reply;
+  }
+
+  /** Best effort: daemons also claim on a slow safety poll, so a lost nudge only delays. */
+  private async nudgeDaemons(envelope: CommandOf<CommandName>): Promise<void> {
+    const runtimeId = 'runtimeId' in envelope.payload ? envelope.payload.runtimeId : undefined;
+    if (typeof runtimeId === 'string') {
+      this.connection.nats.publish(this.connection.namespace.subject(subjects.workAvailable(runtimeId)));
+    } else {
+      const rows = await this.dataSource.query<Array<{ runtime_id: string }>>('select runtime_id from agent_task_queue where task_id = $1', [
+        (envelope.payload as { taskId: string }).taskId,
+      ]);
+      for (const row of rows) this.connection.nats.publish(this.connection.namespace.subject(subjects.workAvailable(row.runtime_id)));
+    }
+  }
+}

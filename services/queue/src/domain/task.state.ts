@@ -1,0 +1,76 @@
+import type { Actor, TaskFailureReason, TaskSource, TaskState } from '@switchyard/contracts';
+
+/** Before `task.enqueued`: the decider only accepts `enqueue`, every other command is `not_found`. */
+export interface AbsentTask {
+  readonly exists: false;
+  readonly version: 0;
+}
+
+/** A pending cancel of a dispatched or running attempt, waiting for the daemon to end it. */
+export interface CancelRequest {
+  readonly actor: Actor;
+  readonly reason: string | null;
+  readonly requestedAt: string;
+}
+
+/** How a task ended; `attempt` is the attempt that ended it (null: no attempt was live). */
+export type TaskOutcome =
+  | {
+      readonly status: 'completed';
+      readonly attempt: number;
+      readonly sessionId: string | null;
+      readonly at: string;
+    }
+  | {
+      readonly status: 'failed';
+      readonly reason: TaskFailureReason;
+      readonly message: string;
+      readonly attempt: number;
+      readonly sessionId: string | null;
+      readonly at: string;
+    }
+  | {
+      readonly status: 'cancelled';
+      readonly actor: Actor;
+      readonly reason: string | null;
+      readonly attempt: number | null;
+      readonly at: string;
+    };
+
+export interface Task {
+  readonly exists: true;
+  readonly taskId: string;
+  readonly workspaceId: string;
+  readonly agentId: string;
+  readonly runtimeId: string;
+  readonly source: TaskSource;
+  readonly priority: number;
+  readonly prompt: string;
+  readonly forceFreshSession: boolean;
+  /** Attempts this task may use, counting every claim (a retry task gets what its predecessor left). */
+  readonly maxAttempts: number;
+  /** The latest claimed attempt, 1-based; 0 before the first claim. */
+  readonly attempt: number;
+  readonly status: TaskState;
+  readonly fireAt: string | null;
+  readonly expiresAt: string | null;
+  /** The daemon of the latest attempt; kept after the attempt ends so a repeated report is recognised. */
+  readonly daemonId: string | null;
+  readonly startBy: string | null;
+  readonly leaseExpiresAt: string | null;
+  readonly cancelRequest: CancelRequest | null;
+  readonly outcome: TaskOutcome | null;
+  readonly retryOfTaskId: string | null;
+  readonly enqueuedAt: string;
+  /** Number of events applied; the optimistic-concurrency version of the event table. */
+  readonly version: number;
+}
+
+export type TaskDeciderState = AbsentTask | Task;
+
+/** States in which an attempt is live and its daemon may report. */
+export const LIVE_ATTEMPT_STATES = ['dispatched', 'running'] as const satisfies readonly TaskState[];
+
+export function hasLiveAttempt(task: Task): boolean {
+  return (LIVE_ATTEMPT_STATES as readonly TaskState[]).includes(task.status);
+}

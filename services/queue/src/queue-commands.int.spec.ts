@@ -1,0 +1,103 @@
+import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
+import { queueService } from './queue.service';
+import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
+
+const DAEMON = 'daemon-1';
+const RUNTIME = 'runtime-claim-retry';
+
+describe('queue commands over NATS (real NATS + Postgres)', () => {
+  let queue: ServiceUnderTest;
+  let client: QueueTestClient;
+
+  beforeAll(async () => {
+    queue = await startServiceForTest(queueService, { database: true });
+    client = await QueueTestClient.connect(queue);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await queue?.stop();
+  });
+
+  async function claimOne(runtimeId: string): Promise<{ taskId: string; attempt: number }> {
+    const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
+    const [task] = tasks;
+    if (!task) throw new Error('nothing claimed');
+    return task;
+  }
+
+  /** A running task on a runtime of its own, so tests never claim each other's work. */
+  async function startedTask(): Promise<{ taskId: string; attempt: number }> {
+    const runtimeId = uniqueNamespace('runtime');
+    const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
+    const claimed = await claimOne(runtimeId);
+    expect(claimed.taskId).toBe(taskId);
+    await client.expectOk('task.start', { taskId, attempt: claimed.attempt, daemonId: DAEMON, workDir: '/tmp/w', resumedSessionId: null });
+    return claimed;
+  }
+
+  it('runs a task through enqueue, claim, start and complete, each change an event in the record', async () => {
+    const { taskId, attempt } = await startedTask();
+    const completed = await client.expectOk('task.complete', { taskId, attempt, daemonId: DAEMON, sessionId: 's-1', output: 'done', durationMs: 10, usage: [] });
+    expect(completed).toEqual({ taskId, state: 'completed' });
+    expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued', 'task.claimed', 'task.started', 'task.completed']);
+    const [row] = await client.query<{ status: string; attempt: number }>('select status, attempt from agent_task_queue where task_id = $1', [taskId]);
+    expect(row).toEqual({ status: 'completed', attempt: 1 });
+  });
+
+  it('answers a claim retried with the same request id with the same task, and claims nothing more', async () => {
+    const { taskId: first } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: RUNTIME, agentId: 'agent-retry' }));
+    const { taskId: second } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: RUNTIME, agentId: 'agent-retry' }));
+    const claim = { daemonId: DAEMON, runtimeIds: [RUNTIME], maxTasks: 1 };
+
+    const original = await client.send('task.claim', claim, 'claim-request-lost-reply');
+    const retried = await client.send('task.claim', claim, 'claim-request-lost-reply');
+
+    expect(original.ok && original.result.tasks.map((task) => task.taskId)).toEqual([first]);
+    expect(retried).toEqual({ ...original, alreadyApplied: true });
+    expect(await client.storedEventTypes(first)).toEqual(['task.enqueued', 'task.claimed']);
+    expect(await client.storedEventTypes(second)).toEqual(['task.enqueued']);
+  });
+
+  it('keeps one terminal event when complete arrives twice', async () => {
+    const { taskId, attempt } = await startedTask();
+    const report = { taskId, attempt, daemonId: DAEMON, sessionId: null, output: 'ok', durationMs: 5, usage: [] };
+
+    const first = await client.send('task.complete', report);
+    const second = await client.send('task.complete', report);
+
+    expect(first).toEqual({ ok: true, result: { taskId, state: 'completed' } });
+    expect(second).toEqual({ ok: true, result: { taskId, state: 'completed' }, alreadyApplied: true });
+    expect((await client.storedEventTypes(taskId)).filter((type) => type === 'task.completed')).toHaveLength(1);
+  });
+
+  it('keeps a cancelled task cancelled when a late complete arrives', async () => {
+    const { taskId, attempt } = await startedTask();
+    await client.expectOk('task.cancel', { taskId, requestedBy: { kind: 'user', id: 'user-ada' }, reason: 'wrong branch' });
+    // The run's complete report crossed the cancel: it ends the attempt, as cancelled.
+    const late = await client.send('task.complete', { taskId, attempt, daemonId: DAEMON, sessionId: null, output: 'late', durationMs: 5, usage: [] });
+    const lateAgain = await client.send('task.complete', { taskId, attempt, daemonId: DAEMON, sessionId: null, output: 'later', durationMs: 6, usage: [] });
+
+    expect(late).toEqual({ ok: true, result: { taskId, state: 'cancelled' } });
+    expect(lateAgain).toEqual({ ok: true, result: { taskId, state: 'cancelled' }, alreadyApplied: true });
+    const types = await client.storedEventTypes(taskId);
+    expect(types).toEqual(['task.enqueued', 'task.claimed', 'task.started', 'task.cancel_requested', 'task.cancelled']);
+    const [row] = await client.query<{ status: string }>('select status from agent_task_queue where task_id = $1', [taskId]);
+    expect(row?.status).toBe('cancelled');
+  });
+
+  it('answers an invalid payload with invalid_request and keeps serving', async () => {
+    const reply = await client.send('task.claim', { daemonId: DAEMON, runtimeIds: [], maxTasks: 0 }).catch((error: unknown) => error);
+    expect(reply).toMatchObject({ name: 'ContractViolation' });
+    const raw = await import('@switchyard/messaging').then(({ requestReply }) =>
+      requestReply(client.messaging, { subject: 'cmd.task.claim', data: { nonsense: true }, requestId: 'bad-1' }),
+    );
+    expect(raw).toMatchObject({ ok: false, error: { code: 'invalid_request', retryable: false } });
+    await expect(client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: ['runtime-empty'], maxTasks: 1 })).resolves.toEqual({ tasks: [] });
+  });
+
+  it('refuses a report from a daemon that does not hold the attempt', async () => {
+    const { taskId, attempt } = await startedTask();
+    const reply = await client.send('task.complete', { taskId, attempt, daemonId: 'someone-else', sessionId: null, output: null, durationMs: 1, usage: [] });
+    expect(reply).toMatchObject({ ok: false, error: { code: 'stale_attempt' } });
+  });
+});

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { databaseServiceConfigSchema } from '@switchyard/service-kit';
+
+const milliseconds = (defaultValue: number) => z.coerce.number().int('must be an integer').positive('must be positive').default(defaultValue);
+
+/** Queue timings (design §4); every one configurable, defaults from the brief. */
+export const queueConfigSchema = databaseServiceConfigSchema(8081).extend({
+  /** A claimed task must report started within this, or it is requeued. */
+  QUEUE_START_DEADLINE_MS: milliseconds(45_000),
+  /** A running task's lease; the daemon renews it with its heartbeats. */
+  QUEUE_LEASE_MS: milliseconds(30_000),
+  /** A runtime silent this long is offline; its running tasks fail `runtime_offline`. */
+  QUEUE_RUNTIME_OFFLINE_AFTER_MS: milliseconds(15_000),
+  /** How often the sweeper looks for missed deadlines and silent runtimes. */
+  QUEUE_SWEEP_INTERVAL_MS: milliseconds(5_000),
+  /** Queued tasks of a runtime offline this long expire. */
+  QUEUE_EXPIRE_OFFLINE_QUEUED_AFTER_MS: milliseconds(2 * 60 * 60 * 1000),
+  QUEUE_DEFAULT_MAX_CONCURRENT_TASKS: z.coerce.number().int().positive().default(6),
+  /** Attempts per task including the first run (design: bounded, default 2). */
+  QUEUE_DEFAULT_MAX_ATTEMPTS: z.coerce.number().int().positive().default(2),
+  QUEUE_RELAY_POLL_INTERVAL_MS: milliseconds(200),
+});
+
+export type QueueConfig = z.infer<typeof queueConfigSchema>;

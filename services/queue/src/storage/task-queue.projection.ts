@@ -1,0 +1,49 @@
+import type { EntityManager } from 'typeorm';
+import type { Task } from '../domain/task.state';
+
+/**
+ * Writes a task's current state into `agent_task_queue`, inside the transaction that appends its
+ * events: the view the claim query reads can never disagree with the event log.
+ */
+export async function projectTaskRow(manager: EntityManager, task: Task): Promise<void> {
+  const issueId = task.source.kind === 'issue' ? task.source.issueId : null;
+  const chatSessionId = task.source.kind === 'chat' ? task.source.chatSessionId : null;
+  const failureReason = task.outcome?.status === 'failed' ? task.outcome.reason : null;
+  await manager.query(
+    `insert into agent_task_queue (
+       task_id, workspace_id, agent_id, runtime_id, source_kind, issue_id, chat_session_id, priority,
+       status, attempt, max_attempts, enqueued_at, fire_at, expires_at, daemon_id, start_by,
+       lease_expires_at, cancel_requested, failure_reason, terminal_at, retry_of_task_id, version, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, now())
+     on conflict (task_id) do update set
+       status = excluded.status, attempt = excluded.attempt, priority = excluded.priority,
+       fire_at = excluded.fire_at, expires_at = excluded.expires_at, daemon_id = excluded.daemon_id,
+       start_by = excluded.start_by, lease_expires_at = excluded.lease_expires_at,
+       cancel_requested = excluded.cancel_requested, failure_reason = excluded.failure_reason,
+       terminal_at = excluded.terminal_at, version = excluded.version, updated_at = now()`,
+    [
+      task.taskId,
+      task.workspaceId,
+      task.agentId,
+      task.runtimeId,
+      task.source.kind,
+      issueId,
+      chatSessionId,
+      task.priority,
+      task.status,
+      task.attempt,
+      task.maxAttempts,
+      task.enqueuedAt,
+      task.fireAt,
+      task.expiresAt,
+      task.daemonId,
+      task.startBy,
+      task.leaseExpiresAt,
+      task.cancelRequest !== null,
+      failureReason,
+      task.outcome?.at ?? null,
+      task.retryOfTaskId,
+      task.version,
+    ],
+  );
+}

@@ -1,0 +1,64 @@
+import type { EntityManager } from 'typeorm';
+import { createEvent, subjects } from '@switchyard/contracts';
+import { appendEvents, loadEvents, type NewEvent } from '@switchyard/event-store';
+import { decide, evolve, initialTaskState, type TaskDecision } from '../domain/task.decider';
+import type { TaskCommand } from '../domain/task.commands';
+import type { TaskEvent } from '../domain/task.events';
+import type { Task, TaskDeciderState } from '../domain/task.state';
+import { projectTaskRow } from './task-queue.projection';
+
+/** Correlation of the events a command produces: the request that caused them. */
+export interface CommandCause {
+  readonly requestId: string;
+  readonly correlationId: string;
+}
+
+export interface AppliedDecision {
+  readonly decision: TaskDecision;
+  /** The task after the decision (unchanged when refused or already applied). */
+  readonly state: TaskDeciderState;
+}
+
+/** Folds a task's stored events into its current state. */
+export async function loadTask(manager: EntityManager, taskId: string): Promise<TaskDeciderState> {
+  const stored = await loadEvents({ manager, aggregateId: taskId });
+  return stored.reduce<TaskDeciderState>(
+    (state, event) => evolve(state, { type: event.envelope.type, payload: event.envelope.payload, occurredAt: event.envelope.occurredAt } as TaskEvent),
+    initialTaskState(),
+  );
+}
+
+/**
+ * Load, decide, append and project in the caller's transaction. Events become contract envelopes
+ * here (ids, correlation to the request); `agent_task_queue` is written in the same transaction.
+ */
+export async function applyTaskCommand(options: {
+  readonly manager: EntityManager;
+  readonly command: TaskCommand;
+  readonly cause: CommandCause;
+  readonly state?: TaskDeciderState;
+}): Promise<AppliedDecision> {
+  const state = options.state ?? (await loadTask(options.manager, options.command.taskId));
+  const decision = decide(options.command, state);
+  if (!decision.ok || decision.events.length === 0) return { decision, state };
+  const next = decision.events.reduce(evolve, state);
+  await appendEvents({
+    manager: options.manager,
+    aggregateId: options.command.taskId,
+    expectedVersion: state.version,
+    events: decision.events.map((event) => toNewEvent(event, options.cause)),
+    project: (manager) => projectTaskRow(manager, next as Task),
+  });
+  return { decision, state: next };
+}
+
+function toNewEvent(event: TaskEvent, cause: CommandCause): NewEvent {
+  const envelope = createEvent({
+    type: event.type,
+    payload: event.payload,
+    occurredAt: event.occurredAt,
+    correlationId: cause.correlationId,
+    causationId: cause.requestId,
+  });
+  return { envelope, subject: subjects.forEvent(envelope) };
+}
