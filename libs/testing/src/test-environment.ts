@@ -29,3 +29,17 @@ export function testDatabaseServer(): string {
 export function uniqueNamespace(prefix = 't'): string {
   return `${prefix}${randomBytes(5).toString('hex')}`;
 }
+
+/** True when tests run against a real Postgres server, false in embedded mode. */
+export function hasPostgresServer(): boolean {
+  return testDatabaseServer() !== 'embedded';
+}
+
+/**
+ * For the few tests that exercise what only a Postgres server has (several real sessions,
+ * `pg_stat_activity`, `pg_terminate_backend`, advisory locks that exclude). In embedded mode they
+ * are reported as skipped, never as passed; CI runs with a server, so they always run there.
+ */
+export function itOnPostgresServer(name: string, test: () => Promise<void>, timeoutMs?: number): void {
+  (hasPostgresServer() ? it : it.skip)(name, test, timeoutMs);
+}

@@ -8,7 +8,7 @@ import {
   type MessagingConnection,
 } from '@switchyard/messaging';
 import { createDataSource, runMigrations } from '@switchyard/persistence';
-import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@switchyard/testing';
+import { createTestDatabase, itOnPostgresServer, testNatsUrl, uniqueNamespace, type TestDatabase } from '@switchyard/testing';
 import type { DataSource } from 'typeorm';
 import { appendEvents } from '../store/event.store';
 import type { StoredEvent } from '../store/stored-event.types';
@@ -153,7 +153,7 @@ describe('outbox relay to JetStream', () => {
     });
   });
 
-  it('after a crash between publish and mark, a new relay re-publishes and the stream still holds each event once', async () => {
+  itOnPostgresServer('after a crash between publish and mark, a new relay re-publishes and the stream still holds each event once', async () => {
     const appended = newTasks(2);
     await appendRound(appended, 6);
     const crashPoint = 5;
@@ -188,7 +188,7 @@ describe('outbox relay to JetStream', () => {
     }
   });
 
-  it('keeps exactly-once and order with two relays running, and the standby takes over when the active one stops', async () => {
+  itOnPostgresServer('keeps exactly-once and order with two relays running, and the standby takes over when the active one stops', async () => {
     const left = await startRelayProcess('left');
     const right = await startRelayProcess('right');
     const appended = newTasks(4);
@@ -215,7 +215,7 @@ describe('outbox relay to JetStream', () => {
     expect(standby.relay.statistics.published).toBe(4 * 3 * 2);
     expect(active.relay.statistics.published + standby.relay.statistics.published).toBe(4 * (5 * 3 + 3 * 2));
   });
-  it('hands over when the active relay loses its lock connection, without losing or repeating events', async () => {
+  itOnPostgresServer('hands over when the active relay loses its lock connection, without losing or repeating events', async () => {
     const left = await startRelayProcess('left-killed');
     const right = await startRelayProcess('right-killed');
     const appended = newTasks(3);

@@ -1,6 +1,6 @@
 import { HEADERS } from '@switchyard/contracts';
 import { createDataSource, runMigrations } from '@switchyard/persistence';
-import { createTestDatabase, uniqueNamespace, type TestDatabase } from '@switchyard/testing';
+import { createTestDatabase, itOnPostgresServer, uniqueNamespace, type TestDatabase } from '@switchyard/testing';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   ConcurrencyConflictError,
@@ -138,7 +138,7 @@ describe('event store on Postgres', () => {
     expect(stored.map((event) => event.version)).toEqual(winner?.status === 'fulfilled' ? winner.value.events.map((event) => event.version) : []);
   });
 
-  it('turns the unique (aggregate_id, version) violation into a conflict when both writers passed the version check', async () => {
+  itOnPostgresServer('turns the unique (aggregate_id, version) violation into a conflict when both writers passed the version check', async () => {
     const taskId = newTaskId();
     const firstInserted = deferred();
     const releaseFirst = deferred();

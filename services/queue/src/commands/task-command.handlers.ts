@@ -9,13 +9,12 @@ import {
   type CommandResultOf,
 } from '@switchyard/contracts';
 import { claimTasks } from '../claim/claim-tasks';
-import { planRetry } from '../domain/retry.policy';
 import { commandErrorCodeOf } from '../domain/task-refusal';
 import type { TaskCommand } from '../domain/task.commands';
 import type { Task } from '../domain/task.state';
 import type { QueueConfig } from '../queue.config';
 import { applyTaskCommand, type AppliedDecision, type CommandCause } from '../storage/task.repository';
-import { hasPendingRerun } from './pending-rerun.query';
+import { enqueueRetry } from '../retry/enqueue-retry';
 
 export interface CommandContext {
   readonly manager: EntityManager;
@@ -89,28 +88,13 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
   'task.fail': (payload, context) =>
     decideAndReply(context, { kind: 'fail', ...payload, now: context.now.toISOString() }, async (task, applied) => ({
       ...stateResult(task),
-      willRetry: applied.decision.ok && !applied.decision.alreadyApplied ? await enqueueRetry(task, context) : false,
+      willRetry:
+        applied.decision.ok && !applied.decision.alreadyApplied && task.status === 'failed'
+          ? await enqueueRetry({ manager: context.manager, task, cause: context.cause, now: context.now })
+          : false,
     })),
 
   'task.cancel': (payload, context) => decideAndReply(context, { kind: 'cancel', ...payload, now: context.now.toISOString() }, stateResult),
 
   'task.requeue': (payload, context) => decideAndReply(context, { kind: 'requeue', ...payload, now: context.now.toISOString() }, stateResult),
 };
-
-/** A failed task with a transient reason and attempts left gets a new task linked to it. */
-async function enqueueRetry(task: Task, context: CommandContext): Promise<boolean> {
-  const plan = planRetry(task, {
-    rerunPending: await hasPendingRerun(context.manager, task),
-    // The session-resume service decides poisoning; until it answers, the transient reasons that
-    // retry here are never poisoned ones.
-    sessionPoisoned: false,
-    retryAt: null,
-  });
-  if (!plan.retry) return false;
-  const retried = await applyTaskCommand({
-    manager: context.manager,
-    cause: context.cause,
-    command: { kind: 'enqueue', taskId: uuidv7(), now: context.now.toISOString(), ...plan.enqueue },
-  });
-  return retried.decision.ok;
-}

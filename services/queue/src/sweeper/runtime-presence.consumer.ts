@@ -1,0 +1,51 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { EVENT_CATALOG, STREAM_CATALOG, subjects, type EventOf } from '@switchyard/contracts';
+import { MessagingClient, PermanentError, zodCodec } from '@switchyard/messaging';
+import { DATA_SOURCE } from '@switchyard/persistence';
+import type { QueueConfig } from '../queue.config';
+import { QUEUE_CONFIG } from '../queue.tokens';
+
+/**
+ * Keeps `runtime_presence` from the daemons' `runtime.heartbeat.<runtimeId>` events. Presence is
+ * stamped with the queue's clock on arrival (the clock the sweeper judges by), so a daemon's
+ * skewed clock cannot keep it alive;
+ * a heartbeat older than the offline window (a redelivery after an outage) proves nothing and is
+ * ignored.
+ */
+@Injectable()
+export class RuntimePresenceConsumer implements OnModuleInit {
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(QUEUE_CONFIG) private readonly config: QueueConfig,
+    private readonly client: MessagingClient,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.client.startConsumer<EventOf<'runtime.heartbeat'>>({
+      consumer: {
+        stream: STREAM_CATALOG.RUNTIME_EVENTS.name,
+        name: 'queue-runtime-presence',
+        filterSubjects: [subjects.eventTypeFilter('runtime.heartbeat')],
+        deliverPolicy: 'new',
+        ackWaitMs: 10_000,
+        maxDeliver: 5,
+      },
+      codec: zodCodec(EVENT_CATALOG['runtime.heartbeat'].envelope as never),
+      concurrency: 8,
+      handler: (heartbeat) => this.record(heartbeat),
+    });
+  }
+
+  private async record(heartbeat: EventOf<'runtime.heartbeat'>): Promise<void> {
+    const ageMs = Date.now() - Date.parse(heartbeat.occurredAt);
+    if (Number.isNaN(ageMs)) throw new PermanentError('heartbeat without a readable occurredAt');
+    if (ageMs > this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS) return;
+    await this.dataSource.query(
+      `insert into runtime_presence (runtime_id, daemon_id, last_heartbeat_at, offline_since)
+       values ($1, $2, $3, null)
+       on conflict (runtime_id) do update set daemon_id = excluded.daemon_id, last_heartbeat_at = excluded.last_heartbeat_at, offline_since = null`,
+      [heartbeat.payload.runtimeId, heartbeat.payload.daemonId, new Date().toISOString()],
+    );
+  }
+}

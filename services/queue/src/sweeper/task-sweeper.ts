@@ -1,0 +1,117 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { OutboxRelay } from '@switchyard/event-store';
+import { DATA_SOURCE } from '@switchyard/persistence';
+import type { JsonLogger } from '@switchyard/service-kit';
+import type { TaskCommand } from '../domain/task.commands';
+import type { Task } from '../domain/task.state';
+import { commandErrorCodeOf } from '../domain/task-refusal';
+import { runIdempotentCommand } from '../commands/run-idempotent-command';
+import type { QueueConfig } from '../queue.config';
+import { QUEUE_CONFIG, QUEUE_LOGGER } from '../queue.tokens';
+import { enqueueRetry } from '../retry/enqueue-retry';
+import { applyTaskCommand } from '../storage/task.repository';
+import { findOverdueWork, markSilentRuntimesOffline, type OverdueTask } from './overdue-work.query';
+
+const SWEEP_BATCH = 500;
+
+/**
+ * Nothing stuck (design §4.4): on every tick, attempts on silent runtimes fail `runtime_offline`,
+ * missed start deadlines requeue, missed leases time out, expired queued work fails, and each
+ * failure gets its retry. Every action is an idempotent command (`sweep:<kind>:<task>:<attempt>`),
+ * so replicas sweeping at once apply each at most once.
+ */
+@Injectable()
+export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(QUEUE_CONFIG) private readonly config: QueueConfig,
+    @Inject(QUEUE_LOGGER) private readonly logger: JsonLogger,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      // Ticks chain: a slow sweep delays the next instead of overlapping it.
+      this.running = this.running
+        .then(async () => {
+          await this.sweepOnce();
+        })
+        .catch((error: unknown) => this.logger.error({ err: error }, 'sweep failed'));
+    }, this.config.QUEUE_SWEEP_INTERVAL_MS);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass; returns how many tasks it changed. */
+  async sweepOnce(now = new Date()): Promise<number> {
+    await markSilentRuntimesOffline(this.dataSource, { now, offlineAfterMs: this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS });
+    const overdue = await findOverdueWork(this.dataSource, {
+      now,
+      offlineAfterMs: this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS,
+      expireOfflineQueuedAfterMs: this.config.QUEUE_EXPIRE_OFFLINE_QUEUED_AFTER_MS,
+      limit: SWEEP_BATCH,
+    });
+    let changed = 0;
+    for (const item of overdue) {
+      if (await this.act(item, now)) changed += 1;
+    }
+    if (changed > 0) this.relay.wake();
+    return changed;
+  }
+
+  private async act(item: OverdueTask, now: Date): Promise<boolean> {
+    const requestId = `sweep:${item.kind}:${item.taskId}:${item.attempt}`;
+    const reply = await runIdempotentCommand({
+      dataSource: this.dataSource,
+      requestId,
+      commandType: `sweep.${item.kind}`,
+      execute: async (manager) => {
+        const cause = { requestId, correlationId: requestId };
+        const applied = await applyTaskCommand({ manager, cause, command: this.commandFor(item, now) });
+        if (!applied.decision.ok) return { ok: false, error: { code: commandErrorCodeOf(applied.decision.refusal.code), message: applied.decision.refusal.message, retryable: false } };
+        const task = applied.state as Task;
+        if (!applied.decision.alreadyApplied && task.status === 'failed') await enqueueRetry({ manager, task, cause, now });
+        return { ok: true, result: { taskId: task.taskId, state: task.status } };
+      },
+    });
+    if (reply.ok && !reply.alreadyApplied) {
+      this.logger.info({ taskId: item.taskId, attempt: item.attempt, sweep: item.kind, state: reply.result.state }, 'sweeper changed a task');
+      return true;
+    }
+    return false;
+  }
+
+  private commandFor(item: OverdueTask, now: Date): TaskCommand {
+    const base = { taskId: item.taskId, now: now.toISOString() };
+    switch (item.kind) {
+      case 'runtime_offline':
+        return {
+          ...base,
+          kind: 'runtime_offline',
+          attempt: item.attempt,
+          daemonId: item.daemonId ?? '',
+          message: `No heartbeat from the runtime for ${this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS} ms`,
+        };
+      case 'start_deadline':
+        return { ...base, kind: 'timeout', attempt: item.attempt, timeout: 'start_deadline', limitMs: this.config.QUEUE_START_DEADLINE_MS };
+      case 'lease':
+        return { ...base, kind: 'timeout', attempt: item.attempt, timeout: 'lease', limitMs: this.config.QUEUE_LEASE_MS };
+      case 'expired':
+        return { ...base, kind: 'expire', cause: 'expired', message: 'Not claimed before its expiry time' };
+      case 'runtime_long_offline':
+        return {
+          ...base,
+          kind: 'expire',
+          cause: 'expired',
+          message: `Its runtime has been offline for more than ${this.config.QUEUE_EXPIRE_OFFLINE_QUEUED_AFTER_MS} ms`,
+        };
+    }
+  }
+}
