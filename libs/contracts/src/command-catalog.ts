@@ -94,6 +94,12 @@ export const COMMAND_CATALOG = {
     payload: task.taskRequeuePayloadSchema,
     result: task.taskStateResultSchema,
   }),
+  'task.cancel_matching': defineCommand({
+    command: 'task.cancel_matching',
+    schemaVersion: 1,
+    payload: task.taskCancelMatchingPayloadSchema,
+    result: task.taskCancelMatchingResultSchema,
+  }),
 } as const;
 
 export type CommandCatalog = typeof COMMAND_CATALOG;
@@ -108,6 +114,7 @@ export type TaskCompleteCommand = CommandEnvelope<'task.complete', task.TaskComp
 export type TaskFailCommand = CommandEnvelope<'task.fail', task.TaskFailPayload, 1>;
 export type TaskCancelCommand = CommandEnvelope<'task.cancel', task.TaskCancelPayload, 1>;
 export type TaskRequeueCommand = CommandEnvelope<'task.requeue', task.TaskRequeuePayload, 1>;
+export type TaskCancelMatchingCommand = CommandEnvelope<'task.cancel_matching', task.TaskCancelMatchingPayload, 1>;
 
 export type SwitchyardCommand =
   | TaskEnqueueCommand
@@ -117,7 +124,8 @@ export type SwitchyardCommand =
   | TaskCompleteCommand
   | TaskFailCommand
   | TaskCancelCommand
-  | TaskRequeueCommand;
+  | TaskRequeueCommand
+  | TaskCancelMatchingCommand;
 
 /** Result type per command, written out so the type tests can hold the schemas to it. */
 export interface CommandResults {
@@ -129,6 +137,7 @@ export interface CommandResults {
   'task.fail': task.TaskFailResult;
   'task.cancel': task.TaskStateResult;
   'task.requeue': task.TaskStateResult;
+  'task.cancel_matching': task.TaskCancelMatchingResult;
 }
 
 export type CommandOf<TCommand extends CommandName> = Extract<SwitchyardCommand, { command: TCommand }>;
@@ -144,6 +153,7 @@ export const commandSchema = z.discriminatedUnion('command', [
   COMMAND_CATALOG['task.fail'].request,
   COMMAND_CATALOG['task.cancel'].request,
   COMMAND_CATALOG['task.requeue'].request,
+  COMMAND_CATALOG['task.cancel_matching'].request,
 ]);
 
 export function isCommandName(value: unknown): value is CommandName {

@@ -34,6 +34,7 @@ const PAYLOADS: { [TCommand in CommandName]: CommandPayloadOf<TCommand> } = {
   },
   'task.cancel': { taskId: 't1', requestedBy: { kind: 'api_token', id: 'token-1' }, reason: null },
   'task.requeue': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', reason: 'cancelled_by_shutdown', message: 'daemon stopping' },
+  'task.cancel_matching': { scope: { kind: 'issue', issueId: 'issue-7', agentId: null }, requestedBy: { kind: 'user', id: 'user-ada' }, reason: 'issue closed' },
 };
 
 function expectViolation(input: unknown, code: ContractViolation['code']): ContractViolation {
@@ -46,7 +47,7 @@ function expectViolation(input: unknown, code: ContractViolation['code']): Contr
 describe('command catalog', () => {
   it('has the queue commands of the design', () => {
     expect([...COMMAND_NAMES].sort()).toEqual(
-      ['task.cancel', 'task.claim', 'task.complete', 'task.enqueue', 'task.fail', 'task.renew', 'task.requeue', 'task.start'].sort(),
+      ['task.cancel', 'task.cancel_matching', 'task.claim', 'task.complete', 'task.enqueue', 'task.fail', 'task.renew', 'task.requeue', 'task.start'].sort(),
     );
   });
 

@@ -22,6 +22,9 @@ export type CommandPayloadTypeTests = [
   Expect<Equal<z.infer<typeof task.taskLeaseResultSchema>, task.TaskLeaseResult>>,
   Expect<Equal<z.infer<typeof task.taskStateResultSchema>, task.TaskStateResult>>,
   Expect<Equal<z.infer<typeof task.taskFailResultSchema>, task.TaskFailResult>>,
+  Expect<Equal<z.infer<typeof task.taskCancelScopeSchema>, task.TaskCancelScope>>,
+  Expect<Equal<z.infer<typeof task.taskCancelMatchingPayloadSchema>, task.TaskCancelMatchingPayload>>,
+  Expect<Equal<z.infer<typeof task.taskCancelMatchingResultSchema>, task.TaskCancelMatchingResult>>,
 ];
 
 export type CommandEnvelopeTypeTests = [

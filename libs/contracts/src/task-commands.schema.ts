@@ -186,6 +186,35 @@ export const taskCancelPayloadSchema = z.object({
   reason: z.string().nullable(),
 });
 
+/** Which unfinished tasks a bulk cancel reaches. */
+export type TaskCancelScope =
+  | { kind: 'issue'; issueId: string; agentId: string | null }
+  | { kind: 'agent'; agentId: string }
+  | { kind: 'chat_session'; chatSessionId: string };
+export const taskCancelScopeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('issue'), issueId: identifierSchema, agentId: identifierSchema.nullable() }),
+  z.object({ kind: z.literal('agent'), agentId: identifierSchema }),
+  z.object({ kind: z.literal('chat_session'), chatSessionId: identifierSchema }),
+]);
+
+/** Cancel every unfinished task of an issue (optionally one agent's), an agent, or a chat session. */
+export interface TaskCancelMatchingPayload {
+  scope: TaskCancelScope;
+  requestedBy: Actor;
+  reason: string | null;
+}
+export const taskCancelMatchingPayloadSchema = z.object({
+  scope: taskCancelScopeSchema,
+  requestedBy: actorSchema,
+  reason: z.string().nullable(),
+});
+
+/** The tasks the bulk cancel reached, each in the state it is left in (`running` ones end when their daemon confirms). */
+export interface TaskCancelMatchingResult {
+  tasks: TaskStateResult[];
+}
+export const taskCancelMatchingResultSchema = z.object({ tasks: z.array(taskStateResultSchema) });
+
 /** A daemon hands back a claimed task it will not run (e.g. shutting down before start). */
 export interface TaskRequeuePayload {
   taskId: string;

@@ -1,3 +1,5 @@
+import { STREAM_CATALOG } from '@switchyard/contracts';
+import { readStream } from '@switchyard/messaging';
 import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
 import { queueService } from './queue.service';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
@@ -94,6 +96,44 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     expect(raw).toMatchObject({ ok: false, error: { code: 'invalid_request', retryable: false } });
     await expect(client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: ['runtime-empty'], maxTasks: 1 })).resolves.toEqual({ tasks: [] });
   });
+
+  it('cancels every unfinished task of an issue; a running one is asked to stop by a pushed event', async () => {
+    const runtimeId = uniqueNamespace('runtime');
+    const issueId = uniqueNamespace('issue');
+    const onIssue = (agentId: string, issue = issueId) =>
+      client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId, source: { kind: 'issue', issueId: issue, trigger: 'mention', commentId: null } }));
+    const running = await onIssue('agent-a');
+    const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
+    await client.expectOk('task.start', { taskId: running.taskId, attempt: tasks[0]!.attempt, daemonId: DAEMON, workDir: '/w', resumedSessionId: null });
+    const queuedSameAgent = await onIssue('agent-a');
+    const queuedOtherAgent = await onIssue('agent-b');
+    const otherIssue = await onIssue('agent-a', uniqueNamespace('issue'));
+
+    const result = await client.expectOk('task.cancel_matching', {
+      scope: { kind: 'issue', issueId, agentId: null },
+      requestedBy: { kind: 'user', id: 'user-ada' },
+      reason: 'issue closed',
+    });
+
+    expect(result.tasks).toEqual([
+      { taskId: running.taskId, state: 'running' },
+      { taskId: queuedSameAgent.taskId, state: 'cancelled' },
+      { taskId: queuedOtherAgent.taskId, state: 'cancelled' },
+    ]);
+    expect(await client.storedEventTypes(otherIssue.taskId)).toEqual(['task.enqueued']);
+    const pushed = await waitForStreamMessage(`task.cancel_requested.${running.taskId}`);
+    expect(pushed).toMatchObject({ type: 'task.cancel_requested', payload: { taskId: running.taskId, requestedBy: { kind: 'user', id: 'user-ada' } } });
+  });
+
+  async function waitForStreamMessage(subject: string): Promise<unknown> {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const found = (await readStream(client.messaging, STREAM_CATALOG.TASK_EVENTS.name)).find((message) => message.subject === subject);
+      if (found) return JSON.parse(found.text) as unknown;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`nothing published on ${subject}`);
+  }
 
   it('refuses a report from a daemon that does not hold the attempt', async () => {
     const { taskId, attempt } = await startedTask();

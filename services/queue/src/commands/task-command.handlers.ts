@@ -15,6 +15,7 @@ import type { Task } from '../domain/task.state';
 import type { QueueConfig } from '../queue.config';
 import { applyTaskCommand, type AppliedDecision, type CommandCause } from '../storage/task.repository';
 import { enqueueRetry } from '../retry/enqueue-retry';
+import { findUnfinishedTasks } from './cancel-scope.query';
 
 export interface CommandContext {
   readonly manager: EntityManager;
@@ -97,4 +98,17 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
   'task.cancel': (payload, context) => decideAndReply(context, { kind: 'cancel', ...payload, now: context.now.toISOString() }, stateResult),
 
   'task.requeue': (payload, context) => decideAndReply(context, { kind: 'requeue', ...payload, now: context.now.toISOString() }, stateResult),
+
+  'task.cancel_matching': async (payload, context) => {
+    const tasks = [];
+    for (const taskId of await findUnfinishedTasks(context.manager, payload.scope)) {
+      const { decision, state } = await applyTaskCommand({
+        manager: context.manager,
+        cause: context.cause,
+        command: { kind: 'cancel', taskId, requestedBy: payload.requestedBy, reason: payload.reason, now: context.now.toISOString() },
+      });
+      if (decision.ok && state.exists) tasks.push(stateResult(state));
+    }
+    return commandSuccess({ tasks });
+  },
 };

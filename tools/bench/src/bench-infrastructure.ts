@@ -1,0 +1,93 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { randomBytes } from 'node:crypto';
+import { startNatsServer } from '@switchyard/messaging';
+import { runMigrations, startEmbeddedDatabase } from '@switchyard/persistence';
+import { WELL_KNOWN_DATABASE_URLS, WELL_KNOWN_NATS_URL, natsWithJetStreamAnswers, postgresAnswers } from '@switchyard/testing';
+
+export interface BenchInfrastructure {
+  readonly natsUrl: string;
+  readonly natsDescription: string;
+  readonly databaseUrl: string;
+  readonly databaseDescription: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The servers a bench run uses: NATS_URL / DATABASE_URL, else the local ones, else a private
+ * nats-server and the embedded database. The database is always a fresh one, migrated.
+ */
+export async function provideBenchInfrastructure(): Promise<BenchInfrastructure> {
+  const stops: Array<() => Promise<void>> = [];
+  let natsUrl = process.env['NATS_URL'];
+  let natsDescription = 'NATS_URL';
+  if (!natsUrl && (await natsWithJetStreamAnswers(WELL_KNOWN_NATS_URL))) {
+    natsUrl = WELL_KNOWN_NATS_URL;
+    natsDescription = 'local nats-server';
+  }
+  if (!natsUrl) {
+    const server = await startNatsServer({ storeDirectory: mkdtempSync(path.join(tmpdir(), 'switchyard-bench-nats-')) });
+    stops.push(() => server.stop());
+    natsUrl = server.url;
+    natsDescription = 'private nats-server';
+  }
+
+  let adminUrl = process.env['DATABASE_URL'];
+  if (!adminUrl) {
+    for (const url of WELL_KNOWN_DATABASE_URLS) {
+      if (await postgresAnswers(url)) {
+        adminUrl = url;
+        break;
+      }
+    }
+  }
+  let databaseUrl: string;
+  let databaseDescription: string;
+  if (adminUrl) {
+    const name = `sy_bench_${randomBytes(4).toString('hex')}`;
+    await adminQuery(adminUrl, `create database ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    databaseDescription = 'Postgres server (fresh database)';
+    stops.push(() => adminQuery(adminUrl, `drop database ${name} with (force)`));
+  } else {
+    const embedded = await startEmbeddedDatabase({});
+    stops.push(() => embedded.stop());
+    databaseUrl = embedded.url;
+    databaseDescription = 'embedded (PGlite)';
+  }
+  await runMigrations({ url: databaseUrl });
+  return {
+    natsUrl,
+    natsDescription,
+    databaseUrl,
+    databaseDescription,
+    stop: async () => {
+      for (const stop of stops.reverse()) await stop();
+    },
+  };
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function serverVersions(databaseUrl: string): Promise<{ postgres: string }> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const result = await client.query<{ version: string }>('select version()');
+    return { postgres: result.rows[0]?.version.split(' on ')[0] ?? 'unknown' };
+  } finally {
+    await client.end();
+  }
+}
