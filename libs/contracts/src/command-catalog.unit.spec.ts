@@ -1,3 +1,4 @@
+import { SAMPLE_AGENT } from './event-samples.spec-helper';
 import { COMMAND_CATALOG, COMMAND_NAMES, createCommand, parseCommand, type CommandName, type CommandPayloadOf } from './command-catalog';
 import { COMMAND_ERROR_CODES, commandFailure, commandSuccess } from './command-reply.schema';
 import { ContractViolation } from './contract-violation.error';
@@ -9,6 +10,7 @@ const PAYLOADS: { [TCommand in CommandName]: CommandPayloadOf<TCommand> } = {
   'task.enqueue': {
     workspaceId: 'workspace-1',
     agentId: 'agent-1',
+    agent: SAMPLE_AGENT,
     runtimeId: 'runtime-1',
     source: { kind: 'chat', chatSessionId: 'chat-1', chatMessageId: 'chat-message-1' },
     priority: 5,

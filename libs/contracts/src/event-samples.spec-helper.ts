@@ -1,3 +1,4 @@
+import type { AgentSnapshot } from './agent-snapshot.schema';
 import type { EventType, PayloadOf } from './event-catalog';
 
 // One valid payload per event type; typed as a full map so a new event type cannot ship without one.
@@ -6,6 +7,19 @@ const taskId = '0197a5c3-6f1e-7c2a-9b4d-2f1e3d4c5b6a';
 const at = '2025-06-01T12:00:00.000Z';
 const later = '2025-06-01T12:05:00.000Z';
 
+/** An agent as the gateway would snapshot it into a task. */
+export const SAMPLE_AGENT: AgentSnapshot = {
+  name: 'Reviewer',
+  instructions: 'Review pull requests; be brief.',
+  model: 'claude-sonnet',
+  thinkingLevel: null,
+  skills: ['code-review'],
+  env: { REVIEW_STRICTNESS: 'high' },
+  extraArgs: [],
+  mcpConfig: { servers: { github: { command: 'github-mcp', args: [] } } },
+  maxConcurrentTasks: 6,
+};
+
 export const SAMPLE_IDS = { taskId, runtimeId: 'runtime-claude-laptop-7', sessionId: 'session-4f2a', daemonId: 'daemon-laptop-7' };
 
 export const EVENT_PAYLOAD_SAMPLES: { [TType in EventType]: PayloadOf<TType> } = {
@@ -13,6 +27,7 @@ export const EVENT_PAYLOAD_SAMPLES: { [TType in EventType]: PayloadOf<TType> } =
     taskId,
     workspaceId: 'workspace-1',
     agentId: 'agent-reviewer',
+    agent: SAMPLE_AGENT,
     runtimeId: SAMPLE_IDS.runtimeId,
     source: { kind: 'issue', issueId: 'issue-42', trigger: 'assignment', commentId: null },
     priority: 2,

@@ -19,3 +19,4 @@ export * from './task-commands.schema';
 export * from './command-catalog';
 export * from './subjects';
 export * from './stream-catalog';
+export * from './agent-snapshot.schema';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentSnapshotSchema, resumeDecisionSchema, type AgentSnapshot, type ResumeDecision } from './agent-snapshot.schema';
 import {
   actorSchema,
   isoTimestampSchema,
@@ -24,6 +25,7 @@ export const taskStateResultSchema = z.object({ taskId: identifierSchema, state:
 export interface TaskEnqueuePayload {
   workspaceId: string;
   agentId: string;
+  agent: AgentSnapshot;
   runtimeId: string;
   source: TaskSource;
   priority: number;
@@ -38,6 +40,7 @@ export interface TaskEnqueuePayload {
 export const taskEnqueuePayloadSchema = z.object({
   workspaceId: identifierSchema,
   agentId: identifierSchema,
+  agent: agentSnapshotSchema,
   runtimeId: identifierSchema,
   source: taskSourceSchema,
   priority: z.int(),
@@ -70,6 +73,10 @@ export interface ClaimedTask {
   prompt: string;
   forceFreshSession: boolean;
   startBy: string;
+  agent: AgentSnapshot;
+  resume: ResumeDecision;
+  /** Lets the agent call back for this attempt only; hashed at rest, revoked when the task ends. */
+  taskToken: string;
 }
 export const claimedTaskSchema = z.object({
   taskId: identifierSchema,
@@ -81,6 +88,9 @@ export const claimedTaskSchema = z.object({
   prompt: z.string(),
   forceFreshSession: z.boolean(),
   startBy: isoTimestampSchema,
+  agent: agentSnapshotSchema,
+  resume: resumeDecisionSchema,
+  taskToken: z.string().min(1),
 });
 
 /** Empty `tasks` is the normal "nothing for you" answer, not an error. */

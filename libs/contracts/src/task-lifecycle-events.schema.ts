@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentSnapshotSchema, type AgentSnapshot } from './agent-snapshot.schema';
 import { defineEvent, type EventEnvelope } from './event-envelope.schema';
 import { isoTimestampSchema, nonNegativeIntegerSchema, positiveIntegerSchema } from './shared-fields.schema';
 import { identifierSchema } from './subject-token';
@@ -11,6 +12,7 @@ export interface TaskEnqueuedPayload {
   taskId: string;
   workspaceId: string;
   agentId: string;
+  agent: AgentSnapshot;
   runtimeId: string;
   source: TaskSource;
   /** Higher runs first; FIFO within one priority. */
@@ -28,6 +30,7 @@ export const taskEnqueuedPayloadSchema = z.object({
   taskId: identifierSchema,
   workspaceId: identifierSchema,
   agentId: identifierSchema,
+  agent: agentSnapshotSchema,
   runtimeId: identifierSchema,
   source: taskSourceSchema,
   priority: z.int(),

@@ -35,14 +35,13 @@ describe('claim race: 8 claimers, 2 queue replicas, 300 tasks (real NATS + Postg
 
   it('claims every task exactly once and never runs an agent over its limit or an issue twice at once', async () => {
     const [admin, sampler] = clients as [QueueTestClient, QueueTestClient, QueueTestClient];
-    for (let agent = 0; agent < AGENTS; agent += 1) {
-      await admin.query('insert into agent_limit (agent_id, max_concurrent_tasks) values ($1, $2)', [`agent-${agent}`, limitOf(agent)]);
-    }
     const enqueued = await Promise.all(
       Array.from({ length: TASKS }, (_, index) => {
         const source: CommandPayloadOf<'task.enqueue'>['source'] =
           index % 3 === 0 ? { kind: 'issue', issueId: `issue-${index % 7}`, trigger: 'mention', commentId: null } : { kind: 'quick_create' };
-        return admin.expectOk('task.enqueue', enqueuePayload({ agentId: `agent-${index % AGENTS}`, runtimeId: RUNTIMES[index % 2]!, priority: index % 4, source }));
+        const agent = index % AGENTS;
+        const payload = enqueuePayload({ agentId: `agent-${agent}`, runtimeId: RUNTIMES[index % 2]!, priority: index % 4, source });
+        return admin.expectOk('task.enqueue', { ...payload, agent: { ...payload.agent, maxConcurrentTasks: limitOf(agent) } });
       }),
     );
     expect(new Set(enqueued.map((task) => task.taskId)).size).toBe(TASKS);

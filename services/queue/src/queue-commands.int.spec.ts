@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { STREAM_CATALOG } from '@switchyard/contracts';
 import { readStream } from '@switchyard/messaging';
 import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
@@ -41,6 +42,8 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     const { taskId, attempt } = await startedTask();
     const completed = await client.expectOk('task.complete', { taskId, attempt, daemonId: DAEMON, sessionId: 's-1', output: 'done', durationMs: 10, usage: [] });
     expect(completed).toEqual({ taskId, state: 'completed' });
+    const tokens = await client.query<{ revoked: boolean }>('select revoked_at is not null as revoked from task_token where task_id = $1', [taskId]);
+    expect(tokens).toEqual([{ revoked: true }]);
     expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued', 'task.claimed', 'task.started', 'task.completed']);
     const [row] = await client.query<{ status: string; attempt: number }>('select status, attempt from agent_task_queue where task_id = $1', [taskId]);
     expect(row).toEqual({ status: 'completed', attempt: 1 });
@@ -56,6 +59,16 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
 
     expect(original.ok && original.result.tasks.map((task) => task.taskId)).toEqual([first]);
     expect(retried).toEqual({ ...original, alreadyApplied: true });
+    // The replayed reply carries the same task token, though only its hash is at rest.
+    const token = original.ok ? original.result.tasks[0]!.taskToken : '';
+    expect(token).toMatch(/^syt_[\w-]{43}$/);
+    const [stored] = await client.query<{ reply: string }>('select reply::text as reply from processed_command where request_id = $1', ['claim-request-lost-reply']);
+    expect(stored?.reply).not.toContain(token);
+    const tokens = await client.query<{ token_hash: string; revoked: boolean }>(
+      'select token_hash, revoked_at is not null as revoked from task_token where task_id = $1',
+      [first],
+    );
+    expect(tokens).toEqual([{ token_hash: createHash('sha256').update(token).digest('hex'), revoked: false }]);
     expect(await client.storedEventTypes(first)).toEqual(['task.enqueued', 'task.claimed']);
     expect(await client.storedEventTypes(second)).toEqual(['task.enqueued']);
   });

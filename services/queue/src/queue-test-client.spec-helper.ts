@@ -62,6 +62,17 @@ export function enqueuePayload(overrides: Partial<CommandPayloadOf<'task.enqueue
   return {
     workspaceId: 'workspace-1',
     agentId: 'agent-1',
+    agent: {
+      name: 'Test agent',
+      instructions: 'Do the task.',
+      model: null,
+      thinkingLevel: null,
+      skills: [],
+      env: {},
+      extraArgs: [],
+      mcpConfig: null,
+      maxConcurrentTasks: 6,
+    },
     runtimeId: 'runtime-1',
     source: { kind: 'quick_create' },
     priority: 0,

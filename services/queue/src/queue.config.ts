@@ -19,6 +19,12 @@ export const queueConfigSchema = databaseServiceConfigSchema(8081).extend({
   /** Attempts per task including the first run (design: bounded, default 2). */
   QUEUE_DEFAULT_MAX_ATTEMPTS: z.coerce.number().int().positive().default(2),
   QUEUE_RELAY_POLL_INTERVAL_MS: milliseconds(200),
+  /**
+   * Key of the task-scoped tokens; every replica needs the same one. Unset: a random key per
+   * process (tokens then do not survive a restart), with a warning at boot.
+   */
+  QUEUE_TASK_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  QUEUE_TASK_TOKEN_TTL_MS: milliseconds(24 * 60 * 60 * 1000),
 });
 
 export type QueueConfig = z.infer<typeof queueConfigSchema>;

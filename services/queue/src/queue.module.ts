@@ -1,11 +1,21 @@
+import { randomBytes } from 'node:crypto';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { outboxRelayProvider } from '@switchyard/event-store';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { TaskCommandServer } from './commands/task-command.server';
 import type { QueueConfig } from './queue.config';
-import { QUEUE_CONFIG, QUEUE_LOGGER } from './queue.tokens';
+import { QUEUE_CONFIG, QUEUE_LOGGER, TASK_TOKEN_SECRET } from './queue.tokens';
 import { RuntimePresenceConsumer } from './sweeper/runtime-presence.consumer';
 import { TaskSweeper } from './sweeper/task-sweeper';
+
+function taskTokenSecret(config: QueueConfig, logger: JsonLogger): string {
+  if (config.QUEUE_TASK_TOKEN_SECRET) return config.QUEUE_TASK_TOKEN_SECRET;
+  logger.warn(
+    { event: 'task_token_secret_generated' },
+    'QUEUE_TASK_TOKEN_SECRET is not set: task tokens use a random key that dies with this process and differs between replicas',
+  );
+  return randomBytes(32).toString('hex');
+}
 
 /**
  * The queue service: task commands over NATS, runtime presence from heartbeats, the sweeper, and
@@ -19,6 +29,7 @@ export class QueueModule {
       providers: [
         { provide: QUEUE_CONFIG, useValue: config },
         { provide: QUEUE_LOGGER, useValue: logger },
+        { provide: TASK_TOKEN_SECRET, useValue: taskTokenSecret(config, logger) },
         outboxRelayProvider({ pollIntervalMs: config.QUEUE_RELAY_POLL_INTERVAL_MS, logger: logger.child({ component: 'outbox-relay' }) }),
         TaskCommandServer,
         RuntimePresenceConsumer,

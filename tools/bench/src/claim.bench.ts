@@ -9,7 +9,7 @@ export interface ClaimFigures {
 }
 
 function send<TName extends CommandName>(connection: MessagingConnection, command: TName, payload: CommandPayloadOf<TName>): Promise<CommandResultOf<TName>> {
-  const envelope = createCommand({ command, payload } as never) as { requestId: string };
+  const envelope = createCommand({ command, payload }) as { requestId: string };
   return request(connection, { subject: subjects.command(command), data: envelope, requestId: envelope.requestId, timeoutMs: 30_000 });
 }
 
@@ -17,6 +17,17 @@ function enqueuePayload(agentId: string, runtimeId: string): CommandPayloadOf<'t
   return {
     workspaceId: 'bench',
     agentId,
+    agent: {
+      name: 'Test agent',
+      instructions: 'Do the task.',
+      model: null,
+      thinkingLevel: null,
+      skills: [],
+      env: {},
+      extraArgs: [],
+      mcpConfig: null,
+      maxConcurrentTasks: 6,
+    },
     runtimeId,
     source: { kind: 'quick_create' },
     priority: 0,

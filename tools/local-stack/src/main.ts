@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { NatsServerMissingError, startNatsServer } from '@switchyard/messaging';
 import { runMigrations, startEmbeddedDatabase } from '@switchyard/persistence';
@@ -127,6 +128,15 @@ async function gatewayPort(config: LocalStackConfig): Promise<number> {
   return port;
 }
 
+/** One key per local home, kept (owner-only) so task tokens survive a restart of the stack. */
+function localTaskTokenSecret(config: LocalStackConfig): string {
+  const file = path.join(config.homeDirectory, 'task-token-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
 function childEnvironment(options: {
   readonly config: LocalStackConfig;
   readonly natsUrl: string;
@@ -139,6 +149,7 @@ function childEnvironment(options: {
     PORT: String(options.port),
     HOST: options.config.SWITCHYARD_HOST,
     SWITCHYARD_HOME: options.config.homeDirectory,
+    QUEUE_TASK_TOKEN_SECRET: process.env['QUEUE_TASK_TOKEN_SECRET'] ?? localTaskTokenSecret(options.config),
   };
   if (options.databaseUrl) env['DATABASE_URL'] = options.databaseUrl;
   else delete env['DATABASE_URL'];

@@ -1,9 +1,14 @@
 import type { MigrationInterface } from 'typeorm';
 import { FoundationTables1795988600000 } from './1795988600000-foundation-tables.migration';
 import { TaskQueue1795988700000 } from './1795988700000-task-queue.migration';
+import { TaskToken1795988800000 } from './1795988800000-task-token.migration';
 
 /**
  * Every migration of the system, oldest first: one database schema history shared by all
  * services. Append new migrations at the end; never edit or reorder applied ones.
  */
-export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [FoundationTables1795988600000, TaskQueue1795988700000];
+export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
+  FoundationTables1795988600000,
+  TaskQueue1795988700000,
+  TaskToken1795988800000,
+];

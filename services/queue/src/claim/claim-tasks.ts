@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { ClaimedTask, TaskClaimPayload } from '@switchyard/contracts';
 import type { Task } from '../domain/task.state';
 import { applyTaskCommand, type CommandCause } from '../storage/task.repository';
+import { deriveTaskToken, recordTaskToken } from './task-token';
 import { agentIssueKey, lockAgentsAndReadActiveWork, lockClaimCandidates, type ActiveWork, type ClaimCandidate } from './claim-candidates.query';
 
 export interface ClaimTasksOptions {
@@ -12,6 +13,7 @@ export interface ClaimTasksOptions {
   readonly now: Date;
   readonly startDeadlineMs: number;
   readonly defaultMaxConcurrentTasks: number;
+  readonly taskTokens: { readonly secret: string; readonly ttlMs: number };
 }
 
 /** Candidates read per claim beyond what the daemon asked for, to step over blocked ones. */
@@ -46,7 +48,9 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
     });
     if (!decision.ok || !state.exists) continue;
     takeSlot(candidate, work);
-    claimed.push(toClaimedTask(state, startBy));
+    const taskToken = deriveTaskToken(options.taskTokens.secret, state.taskId, state.attempt);
+    await recordTaskToken(manager, { taskId: state.taskId, attempt: state.attempt, token: taskToken, issuedAt: options.now, ttlMs: options.taskTokens.ttlMs });
+    claimed.push(toClaimedTask(state, { startBy, taskToken }));
   }
   return claimed;
 }
@@ -65,7 +69,7 @@ function takeSlot(candidate: ClaimCandidate, work: ActiveWork): void {
   if (candidate.chatSessionId !== null) work.busyChatSessions.add(candidate.chatSessionId);
 }
 
-function toClaimedTask(task: Task, startBy: string): ClaimedTask {
+function toClaimedTask(task: Task, claim: { readonly startBy: string; readonly taskToken: string }): ClaimedTask {
   return {
     taskId: task.taskId,
     attempt: task.attempt,
@@ -75,6 +79,10 @@ function toClaimedTask(task: Task, startBy: string): ClaimedTask {
     source: task.source,
     prompt: task.prompt,
     forceFreshSession: task.forceFreshSession,
-    startBy,
+    startBy: claim.startBy,
+    agent: task.agent,
+    // The session-resume service fills this in for the daemon; the queue only knows a forced start.
+    resume: task.forceFreshSession ? { status: 'fresh', reason: 'forced_fresh' } : { status: 'undecided' },
+    taskToken: claim.taskToken,
   };
 }

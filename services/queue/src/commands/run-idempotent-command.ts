@@ -16,16 +16,21 @@ export function runIdempotentCommand<TResult>(options: {
   readonly requestId: string;
   readonly commandType: string;
   readonly execute: (manager: EntityManager) => Promise<CommandReply<TResult>>;
+  /** What is kept of the reply (e.g. without secrets), and how a kept one is replayed. */
+  readonly storedForm?: (reply: CommandReply<TResult>) => CommandReply<TResult>;
+  readonly replayedForm?: (reply: CommandReply<TResult>) => CommandReply<TResult>;
 }): Promise<CommandReply<TResult>> {
+  const storedForm = options.storedForm ?? ((reply) => reply);
+  const replayedForm = options.replayedForm ?? ((reply) => reply);
   return withOptimisticRetry(
     () =>
       options.dataSource.transaction(async (manager) => {
         const store = new ProcessedCommandStore(manager);
         await store.lock(options.requestId);
         const earlier = (await store.find(options.requestId)) as CommandReply<TResult> | undefined;
-        if (earlier) return earlier.ok ? { ...earlier, alreadyApplied: true } : earlier;
+        if (earlier) return earlier.ok ? { ...replayedForm(earlier), alreadyApplied: true } : earlier;
         const reply = await options.execute(manager);
-        await store.record({ requestId: options.requestId, commandType: options.commandType, reply });
+        await store.record({ requestId: options.requestId, commandType: options.commandType, reply: storedForm(reply) });
         return reply;
       }),
     { attempts: CONFLICT_ATTEMPTS },

@@ -16,12 +16,15 @@ import type { QueueConfig } from '../queue.config';
 import { applyTaskCommand, type AppliedDecision, type CommandCause } from '../storage/task.repository';
 import { enqueueRetry } from '../retry/enqueue-retry';
 import { findUnfinishedTasks } from './cancel-scope.query';
+import { recordAgentLimit } from '../claim/agent-limit.store';
 
 export interface CommandContext {
   readonly manager: EntityManager;
   readonly cause: CommandCause;
   readonly now: Date;
   readonly config: QueueConfig;
+  /** Key of the task-scoped tokens (see `deriveTaskToken`). */
+  readonly taskTokenSecret: string;
 }
 
 type Handler<TName extends CommandName> = (payload: CommandPayloadOf<TName>, context: CommandContext) => Promise<CommandReply<CommandResultOf<TName>>>;
@@ -44,8 +47,9 @@ const stateResult = (task: Task) => ({ taskId: task.taskId, state: task.status }
 
 /** What each command does, in the transaction `runIdempotentCommand` opened for it. */
 export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } = {
-  'task.enqueue': (payload, context) =>
-    decideAndReply(
+  'task.enqueue': async (payload, context) => {
+    await recordAgentLimit(context.manager, payload.agentId, payload.agent.maxConcurrentTasks);
+    return decideAndReply(
       context,
       {
         kind: 'enqueue',
@@ -56,7 +60,8 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
         retryOfTaskId: null,
       },
       stateResult,
-    ),
+    );
+  },
 
   'task.claim': async (payload, context) =>
     commandSuccess({
@@ -67,6 +72,7 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
         now: context.now,
         startDeadlineMs: context.config.QUEUE_START_DEADLINE_MS,
         defaultMaxConcurrentTasks: context.config.QUEUE_DEFAULT_MAX_CONCURRENT_TASKS,
+        taskTokens: { secret: context.taskTokenSecret, ttlMs: context.config.QUEUE_TASK_TOKEN_TTL_MS },
       }),
     }),
 

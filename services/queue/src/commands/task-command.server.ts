@@ -4,9 +4,10 @@ import { COMMAND_CATALOG, COMMAND_NAMES, subjects, type CommandName, type Comman
 import { OutboxRelay } from '@switchyard/event-store';
 import { MESSAGING_CONNECTION, MessagingClient, type MessagingConnection } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
-import { QUEUE_CONFIG } from '../queue.tokens';
+import { QUEUE_CONFIG, TASK_TOKEN_SECRET } from '../queue.tokens';
 import type { QueueConfig } from '../queue.config';
 import { runIdempotentCommand } from './run-idempotent-command';
+import { claimReplyStorage } from './claim-reply.storage';
 import { TASK_COMMAND_HANDLERS, type CommandContext } from './task-command.handlers';
 
 /** Commands that may put a task (back) into the queue: daemons of its runtime are nudged after them. */
@@ -23,6 +24,7 @@ export class TaskCommandServer implements OnModuleInit {
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
     @Inject(QUEUE_CONFIG) private readonly config: QueueConfig,
+    @Inject(TASK_TOKEN_SECRET) private readonly taskTokenSecret: string,
     private readonly client: MessagingClient,
     private readonly relay: OutboxRelay,
   ) {}
@@ -54,7 +56,9 @@ export class TaskCommandServer implements OnModuleInit {
           cause: { requestId: envelope.requestId, correlationId: envelope.correlationId },
           now: new Date(),
           config: this.config,
+          taskTokenSecret: this.taskTokenSecret,
         }),
+      ...(name === 'task.claim' ? claimReplyStorage(this.taskTokenSecret) : {}),
     });
     if (reply.ok && !reply.alreadyApplied) {
       this.relay.wake();

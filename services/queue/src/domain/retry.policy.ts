@@ -40,6 +40,7 @@ export function planRetry(state: TaskDeciderState, circumstances: RetryCircumsta
     enqueue: {
       workspaceId: state.workspaceId,
       agentId: state.agentId,
+      agent: state.agent,
       runtimeId: state.runtimeId,
       source: state.source,
       priority: state.priority,

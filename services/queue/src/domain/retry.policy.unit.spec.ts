@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_ATTEMPTS, planRetry, type RetryCircumstances } from './retry.policy';
 import { decide } from './task.decider';
-import { LATER, NOW, TASK_ID, events, histories } from './task.fixtures.spec-helper';
+import { AGENT, LATER, NOW, TASK_ID, events, histories } from './task.fixtures.spec-helper';
 import { fold, given, present } from './task-given.spec-helper';
 
 const usual: RetryCircumstances = { rerunPending: false, sessionPoisoned: false, retryAt: null };
@@ -18,6 +18,7 @@ describe('retry policy', () => {
       enqueue: {
         workspaceId: 'workspace-1',
         agentId: 'agent-reviewer',
+        agent: AGENT,
         runtimeId: 'runtime-claude-laptop-7',
         source: { kind: 'issue', issueId: 'issue-42', trigger: 'assignment', commentId: null },
         priority: 2,

@@ -92,6 +92,7 @@ function enqueue(command: EnqueueTask): TaskDecision {
       taskId,
       workspaceId: command.workspaceId,
       agentId: command.agentId,
+      agent: command.agent,
       runtimeId: command.runtimeId,
       source: command.source,
       priority: command.priority,
@@ -111,6 +112,7 @@ function isSameEnqueue(command: EnqueueTask, task: Task): boolean {
   return (
     command.workspaceId === task.workspaceId &&
     command.agentId === task.agentId &&
+    isDeepStrictEqual(command.agent, task.agent) &&
     command.runtimeId === task.runtimeId &&
     command.priority === task.priority &&
     command.prompt === task.prompt &&

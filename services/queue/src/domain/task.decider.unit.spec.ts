@@ -1,6 +1,7 @@
 import { taskEvent } from './task.events';
 import {
   ADA,
+  AGENT,
   BOB,
   DAEMON,
   LATER,
@@ -361,6 +362,7 @@ describe('task decider', () => {
         taskId: TASK_ID,
         workspaceId: 'workspace-1',
         agentId: 'agent-reviewer',
+        agent: AGENT,
         runtimeId: RUNTIME,
         source: { kind: 'issue', issueId: 'issue-42', trigger: 'assignment', commentId: null },
         priority: 2,

@@ -80,6 +80,7 @@ function enqueued(event: TaskEventOf<'task.enqueued'>, version: number): Task {
     taskId: payload.taskId,
     workspaceId: payload.workspaceId,
     agentId: payload.agentId,
+    agent: payload.agent,
     runtimeId: payload.runtimeId,
     source: payload.source,
     priority: payload.priority,

@@ -1,4 +1,4 @@
-import type { Actor, PayloadOf } from '@switchyard/contracts';
+import type { Actor, AgentSnapshot, PayloadOf } from '@switchyard/contracts';
 import type {
   CancelTask,
   ClaimTask,
@@ -34,6 +34,18 @@ export const LATER = '2025-06-01T13:00:00.000Z';
 
 const source = { kind: 'issue', issueId: 'issue-42', trigger: 'assignment', commentId: null } as const;
 
+export const AGENT: AgentSnapshot = {
+  name: 'Reviewer',
+  instructions: 'Review pull requests.',
+  model: null,
+  thinkingLevel: null,
+  skills: [],
+  env: {},
+  extraArgs: [],
+  mcpConfig: null,
+  maxConcurrentTasks: 6,
+};
+
 type FailureReasonOf<TType extends 'task.requeued'> = PayloadOf<TType>['reason'];
 
 export const events = {
@@ -44,6 +56,7 @@ export const events = {
         taskId: TASK_ID,
         workspaceId: 'workspace-1',
         agentId: 'agent-reviewer',
+        agent: AGENT,
         runtimeId: RUNTIME,
         source,
         priority: 2,
@@ -124,6 +137,7 @@ export const commands = {
     now: T0,
     workspaceId: 'workspace-1',
     agentId: 'agent-reviewer',
+    agent: AGENT,
     runtimeId: RUNTIME,
     source,
     priority: 2,

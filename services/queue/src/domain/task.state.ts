@@ -1,4 +1,4 @@
-import type { Actor, TaskFailureReason, TaskSource, TaskState } from '@switchyard/contracts';
+import type { Actor, AgentSnapshot, TaskFailureReason, TaskSource, TaskState } from '@switchyard/contracts';
 
 /** Before `task.enqueued`: the decider only accepts `enqueue`, every other command is `not_found`. */
 export interface AbsentTask {
@@ -42,6 +42,8 @@ export interface Task {
   readonly taskId: string;
   readonly workspaceId: string;
   readonly agentId: string;
+  /** The agent's configuration as enqueued; the claim hands it to the daemon. */
+  readonly agent: AgentSnapshot;
   readonly runtimeId: string;
   readonly source: TaskSource;
   readonly priority: number;

@@ -1,5 +1,7 @@
 import type { EntityManager } from 'typeorm';
+import { isTerminalTaskState } from '@switchyard/contracts';
 import type { Task } from '../domain/task.state';
+import { revokeTaskTokens } from '../claim/task-token';
 
 /**
  * Writes a task's current state into `agent_task_queue`, inside the transaction that appends its
@@ -46,4 +48,5 @@ export async function projectTaskRow(manager: EntityManager, task: Task): Promis
       task.version,
     ],
   );
+  if (isTerminalTaskState(task.status)) await revokeTaskTokens(manager, task.taskId);
 }

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { positiveIntegerSchema } from './shared-fields.schema';
+import type { JsonValue } from './unified-message.schema';
+
+/**
+ * The agent's configuration as it was when the task was created: the daemon runs the task with
+ * it. The gateway owns agents; the queue keeps this copy so a claim never reads another
+ * service's tables.
+ */
+export interface AgentSnapshot {
+  name: string;
+  instructions: string;
+  model: string | null;
+  thinkingLevel: string | null;
+  /** Skill names to install in the CLI's native skills folder. */
+  skills: string[];
+  /** Extra environment for the agent process (never the daemon's own credentials). */
+  env: Record<string, string>;
+  /** Extra CLI arguments, placed after the adapter's own. */
+  extraArgs: string[];
+  /** MCP servers, in the neutral form the daemon writes into each CLI's native config. */
+  mcpConfig: JsonValue | null;
+  maxConcurrentTasks: number;
+}
+
+const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
+);
+
+export const agentSnapshotSchema = z.object({
+  name: z.string().min(1),
+  instructions: z.string(),
+  model: z.string().min(1).nullable(),
+  thinkingLevel: z.string().min(1).nullable(),
+  skills: z.array(z.string().min(1)),
+  env: z.record(z.string(), z.string()),
+  extraArgs: z.array(z.string()),
+  mcpConfig: jsonValueSchema.nullable(),
+  maxConcurrentTasks: positiveIntegerSchema,
+});
+
+/**
+ * Which session a claimed task continues. The queue answers `undecided` (the session-resume
+ * service decides), or `fresh` when the task was forced fresh (rerun, `/new`).
+ */
+export type ResumeDecision =
+  | { status: 'undecided' }
+  | { status: 'fresh'; reason: string }
+  | { status: 'resume'; sessionId: string; workDir: string | null };
+export const resumeDecisionSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('undecided') }),
+  z.object({ status: z.literal('fresh'), reason: z.string().min(1) }),
+  z.object({ status: z.literal('resume'), sessionId: z.string().min(1), workDir: z.string().min(1).nullable() }),
+]);
