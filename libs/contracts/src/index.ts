@@ -20,3 +20,4 @@ export * from './command-catalog';
 export * from './subjects';
 export * from './stream-catalog';
 export * from './agent-snapshot.schema';
+export * from './technical-error';

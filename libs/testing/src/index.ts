@@ -3,3 +3,4 @@ export * from './test-infrastructure';
 export * from './test-database';
 export * from './service-harness';
 export * from './service-boot.spec-suite';
+export * from './sample-agent';

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { createCommand, subjects, type CommandName, type CommandPayloadOf, type CommandReply, type CommandResultOf } from '@switchyard/contracts';
 import { connectMessaging, requestReply, type MessagingConnection } from '@switchyard/messaging';
-import { testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
+import { sampleAgentSnapshot, testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
 
 /** Talks to a queue under test the way daemons and the gateway do: commands over NATS. */
 export class QueueTestClient {
@@ -62,17 +62,7 @@ export function enqueuePayload(overrides: Partial<CommandPayloadOf<'task.enqueue
   return {
     workspaceId: 'workspace-1',
     agentId: 'agent-1',
-    agent: {
-      name: 'Test agent',
-      instructions: 'Do the task.',
-      model: null,
-      thinkingLevel: null,
-      skills: [],
-      env: {},
-      extraArgs: [],
-      mcpConfig: null,
-      maxConcurrentTasks: 6,
-    },
+    agent: sampleAgentSnapshot(),
     runtimeId: 'runtime-1',
     source: { kind: 'quick_create' },
     priority: 0,

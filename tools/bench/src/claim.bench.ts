@@ -1,5 +1,6 @@
 import { createCommand, subjects, type CommandName, type CommandPayloadOf, type CommandResultOf } from '@switchyard/contracts';
 import { request, type MessagingConnection } from '@switchyard/messaging';
+import { sampleAgentSnapshot } from '@switchyard/testing';
 import { elapsedMs, summarizeLatencies, type LatencySummary } from './statistics';
 
 export interface ClaimFigures {
@@ -17,17 +18,7 @@ function enqueuePayload(agentId: string, runtimeId: string): CommandPayloadOf<'t
   return {
     workspaceId: 'bench',
     agentId,
-    agent: {
-      name: 'Test agent',
-      instructions: 'Do the task.',
-      model: null,
-      thinkingLevel: null,
-      skills: [],
-      env: {},
-      extraArgs: [],
-      mcpConfig: null,
-      maxConcurrentTasks: 6,
-    },
+    agent: sampleAgentSnapshot(),
     runtimeId,
     source: { kind: 'quick_create' },
     priority: 0,

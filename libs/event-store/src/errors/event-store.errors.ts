@@ -1,3 +1,4 @@
+import { TechnicalError, type TechnicalErrorOptions } from '@switchyard/contracts';
 /** Codes of every error raised by `@switchyard/event-store`. */
 export const EVENT_STORE_ERROR_CODES = {
   /** Another writer appended to the aggregate first: reload, decide again, retry. */
@@ -14,23 +15,10 @@ export const EVENT_STORE_ERROR_CODES = {
 
 export type EventStoreErrorCode = (typeof EVENT_STORE_ERROR_CODES)[keyof typeof EVENT_STORE_ERROR_CODES];
 
-export interface EventStoreErrorOptions {
-  readonly isRetryable: boolean;
-  readonly cause?: unknown;
-}
+export type EventStoreErrorOptions = TechnicalErrorOptions;
 
 /** Base of every error this library throws: a code, whether retrying can help, and the cause. */
-export class EventStoreError extends Error {
-  readonly code: EventStoreErrorCode;
-  readonly isRetryable: boolean;
-
-  constructor(code: EventStoreErrorCode, message: string, options: EventStoreErrorOptions) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
-    this.code = code;
-    this.isRetryable = options.isRetryable;
-  }
-}
+export class EventStoreError extends TechnicalError<EventStoreErrorCode> {}
 
 /**
  * The aggregate is no longer at `expectedVersion`. `actualVersion` is known when the version check

@@ -1,3 +1,4 @@
+import { TechnicalError, type TechnicalErrorOptions } from '@switchyard/contracts';
 /** Codes of every technical error raised by `@switchyard/messaging`. */
 export const MESSAGING_ERROR_CODES = {
   notReady: 'not_ready',
@@ -15,23 +16,10 @@ export const MESSAGING_ERROR_CODES = {
 
 export type MessagingErrorCode = (typeof MESSAGING_ERROR_CODES)[keyof typeof MESSAGING_ERROR_CODES];
 
-export interface MessagingErrorOptions {
-  readonly isRetryable: boolean;
-  readonly cause?: unknown;
-}
+export type MessagingErrorOptions = TechnicalErrorOptions;
 
 /** Base of every error this library throws: a code, whether retrying can help, and the cause. */
-export class MessagingError extends Error {
-  readonly code: MessagingErrorCode;
-  readonly isRetryable: boolean;
-
-  constructor(code: MessagingErrorCode, message: string, options: MessagingErrorOptions) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
-    this.code = code;
-    this.isRetryable = options.isRetryable;
-  }
-}
+export class MessagingError extends TechnicalError<MessagingErrorCode> {}
 
 /** NATS is closed, unreachable, or JetStream does not answer. */
 export class MessagingNotReadyError extends MessagingError {

@@ -1,4 +1,5 @@
 import type { Actor, AgentSnapshot, PayloadOf } from '@switchyard/contracts';
+import { sampleAgentSnapshot } from '@switchyard/testing';
 import type {
   CancelTask,
   ClaimTask,
@@ -34,17 +35,7 @@ export const LATER = '2025-06-01T13:00:00.000Z';
 
 const source = { kind: 'issue', issueId: 'issue-42', trigger: 'assignment', commentId: null } as const;
 
-export const AGENT: AgentSnapshot = {
-  name: 'Reviewer',
-  instructions: 'Review pull requests.',
-  model: null,
-  thinkingLevel: null,
-  skills: [],
-  env: {},
-  extraArgs: [],
-  mcpConfig: null,
-  maxConcurrentTasks: 6,
-};
+export const AGENT: AgentSnapshot = sampleAgentSnapshot({ name: 'Reviewer', instructions: 'Review pull requests.' });
 
 type FailureReasonOf<TType extends 'task.requeued'> = PayloadOf<TType>['reason'];
 
