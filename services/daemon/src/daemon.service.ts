@@ -1,8 +1,9 @@
-import { natsServiceConfigSchema, defineService } from '@switchyard/service-kit';
+import { defineService } from '@switchyard/service-kit';
+import { daemonConfigSchema } from './daemon.config';
 import { DaemonModule } from './daemon.module';
 
 export const daemonService = defineService({
   service: 'daemon',
-  configSchema: natsServiceConfigSchema(8084),
-  feature: () => DaemonModule,
+  configSchema: daemonConfigSchema,
+  feature: (config, logger) => DaemonModule.forRoot(config, logger),
 });

@@ -1,0 +1,38 @@
+import { createEvent, subjects, type EventType, type PayloadOf } from '@switchyard/contracts';
+import { publish, type MessagingConnection } from '@switchyard/messaging';
+import type { DetectedRuntime } from './runtime-detector';
+
+/** Tells the control plane which runtimes this daemon offers, and that it is alive. */
+export class RuntimePresencePublisher {
+  constructor(
+    private readonly connection: MessagingConnection,
+    private readonly daemonId: string,
+  ) {}
+
+  async registered(runtime: DetectedRuntime, capacity: number): Promise<void> {
+    await this.send('runtime.registered', {
+      daemonId: this.daemonId,
+      runtimeId: runtime.runtimeId,
+      identity: runtime.identity.identity,
+      provider: runtime.identity.provider,
+      version: runtime.version,
+      protocolFamily: runtime.identity.protocolFamily,
+      commandName: runtime.identity.commandName,
+      profileId: null,
+      capacity,
+    });
+  }
+
+  async heartbeat(runtime: DetectedRuntime, state: { readonly activeTaskIds: string[]; readonly freeSlots: number }): Promise<void> {
+    await this.send('runtime.heartbeat', { daemonId: this.daemonId, runtimeId: runtime.runtimeId, ...state });
+  }
+
+  async offline(runtime: DetectedRuntime, reason: 'daemon_shutdown' | 'not_detected'): Promise<void> {
+    await this.send('runtime.offline', { daemonId: this.daemonId, runtimeId: runtime.runtimeId, reason, lastHeartbeatAt: new Date().toISOString() });
+  }
+
+  private async send<TType extends EventType>(type: TType, payload: PayloadOf<TType>): Promise<void> {
+    const envelope = createEvent({ type, payload });
+    await publish(this.connection, { subject: subjects.forEvent(envelope), data: envelope, messageId: envelope.eventId });
+  }
+}

@@ -1,0 +1,80 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import path from 'node:path';
+import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
+import type { JsonLogger } from '@switchyard/service-kit';
+import type { DaemonConfig } from '../daemon.config';
+import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.tokens';
+import { detectRuntimes, type DetectedRuntime } from './runtime-detector';
+import { BUILT_IN_RUNTIME_IDENTITIES } from './runtime-identities';
+import { RuntimePresencePublisher } from './runtime-presence.publisher';
+
+/**
+ * The runtimes this daemon offers: detected at boot and again periodically, registered when they
+ * appear or change version, heartbeated, and announced offline when they vanish or the daemon stops.
+ */
+@Injectable()
+export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private runtimes = new Map<string, DetectedRuntime>();
+  private readonly publisher: RuntimePresencePublisher;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private work: Promise<void> = Promise.resolve();
+
+  constructor(
+    @Inject(MESSAGING_CONNECTION) connection: MessagingConnection,
+    @Inject(DAEMON_CONFIG) private readonly config: DaemonConfig,
+    @Inject(DAEMON_LOGGER) private readonly logger: JsonLogger,
+  ) {
+    this.publisher = new RuntimePresencePublisher(connection, config.DAEMON_ID);
+  }
+
+  current(): DetectedRuntime[] {
+    return [...this.runtimes.values()];
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.redetect();
+    await this.heartbeat();
+    this.timers.push(setInterval(() => this.serially(() => this.heartbeat()), this.config.DAEMON_HEARTBEAT_INTERVAL_MS));
+    this.timers.push(setInterval(() => this.serially(() => this.redetect()), this.config.DAEMON_REDETECT_INTERVAL_MS));
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.timers.forEach((timer) => clearInterval(timer));
+    await this.work;
+    await Promise.all(this.current().map((runtime) => this.publisher.offline(runtime, 'daemon_shutdown').catch(() => undefined)));
+  }
+
+  /** Heartbeats and detection never overlap; a failure is logged and the next tick tries again. */
+  private serially(step: () => Promise<void>): void {
+    this.work = this.work.then(step).catch((error: unknown) => this.logger.warn({ err: error }, 'runtime presence step failed'));
+  }
+
+  private async redetect(): Promise<void> {
+    const report = await detectRuntimes({
+      daemonId: this.config.DAEMON_ID,
+      identities: BUILT_IN_RUNTIME_IDENTITIES,
+      searchPath: this.config.DAEMON_PATH ?? process.env['PATH'] ?? '',
+      home: path.resolve(this.config.SWITCHYARD_HOME, 'probe-home'),
+      probeTimeoutMs: this.config.DAEMON_VERSION_PROBE_TIMEOUT_MS,
+    });
+    const next = new Map(report.detected.map((runtime) => [runtime.runtimeId, runtime]));
+    for (const runtime of report.detected) {
+      const before = this.runtimes.get(runtime.runtimeId);
+      if (before?.version === runtime.version && before.executablePath === runtime.executablePath) continue;
+      await this.publisher.registered(runtime, this.config.DAEMON_MAX_SLOTS);
+      this.logger.info({ event: 'runtime_registered', runtimeId: runtime.runtimeId, version: runtime.version, path: runtime.executablePath }, `runtime ${runtime.runtimeId} registered`);
+    }
+    for (const [runtimeId, runtime] of this.runtimes) {
+      if (!next.has(runtimeId)) await this.publisher.offline(runtime, 'not_detected');
+    }
+    for (const missing of report.missing) {
+      if (missing.reason !== 'not_on_path') this.logger.warn({ event: 'runtime_not_detected', ...missing }, `${missing.identity} not usable: ${missing.detail}`);
+    }
+    this.runtimes = next;
+  }
+
+  private async heartbeat(): Promise<void> {
+    // No run loop yet (issue 4 continues): every slot is free and no task is active.
+    await Promise.all(this.current().map((runtime) => this.publisher.heartbeat(runtime, { activeTaskIds: [], freeSlots: this.config.DAEMON_MAX_SLOTS })));
+  }
+}
