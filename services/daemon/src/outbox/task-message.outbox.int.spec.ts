@@ -1,0 +1,114 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { STREAM_CATALOG, messageIds, subjects } from '@switchyard/contracts';
+import {
+  catalogStreamDefinitions,
+  connectMessaging,
+  deleteNamespaceStreams,
+  provisionStreams,
+  publish,
+  readStream,
+  startNatsServer,
+  type MessagingConnection,
+} from '@switchyard/messaging';
+import { createJsonLogger } from '@switchyard/service-kit';
+import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
+import { OutboxFileStore, type OutboxEntry } from './outbox-file.store';
+import { TaskMessageOutbox } from './task-message.outbox';
+
+const logger = createJsonLogger({ service: 'outbox-test', level: 'fatal' });
+/** The acceptance's outage: NATS gone for 10 s in the middle of a run. */
+const OUTAGE_MS = 10_000;
+
+function entry(taskId: string, seq: number): OutboxEntry {
+  return { taskId, seq, subject: subjects.taskEvent('task.message', taskId), messageId: messageIds.taskMessage(taskId, seq), body: { taskId, seq } };
+}
+
+async function storedSeqs(connection: MessagingConnection, taskId: string): Promise<number[]> {
+  const messages = await readStream(connection, STREAM_CATALOG.TASK_EVENTS.name);
+  return messages.filter((message) => message.subject === subjects.taskEvent('task.message', taskId)).map((message) => (JSON.parse(message.text) as { seq: number }).seq);
+}
+
+describe('task message outbox', () => {
+  let directory: string;
+  beforeEach(async () => {
+    directory = await mkdtemp(path.join(tmpdir(), 'switchyard-outbox-'));
+  });
+  afterEach(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  describe('on the shared NATS', () => {
+    let connection: MessagingConnection;
+    beforeEach(async () => {
+      connection = await connectMessaging({ url: testNatsUrl(), name: 'outbox-test', namespace: uniqueNamespace() });
+      await provisionStreams(connection, catalogStreamDefinitions());
+    });
+    afterEach(async () => {
+      await deleteNamespaceStreams(connection);
+      await connection.close();
+    });
+
+    it('publishes each task in seq order exactly once, then forgets the task once it is closed and acknowledged', async () => {
+      const outbox = await TaskMessageOutbox.open({ directory, connection, logger });
+      for (let seq = 0; seq < 40; seq += 1) {
+        await outbox.enqueue(entry('task-a', seq));
+        await outbox.enqueue(entry('task-b', seq));
+      }
+      await outbox.closeTask('task-a');
+      await outbox.closeTask('task-b');
+      await Promise.all([outbox.drained('task-a'), outbox.drained('task-b')]);
+      await outbox.stop();
+
+      const expected = Array.from({ length: 40 }, (_, seq) => seq);
+      expect(await storedSeqs(connection, 'task-a')).toEqual(expected);
+      expect(await storedSeqs(connection, 'task-b')).toEqual(expected);
+      expect(await readdir(directory)).toEqual([]);
+    });
+
+    it('after a daemon died, publishes what it left and nothing twice, even what had already arrived', async () => {
+      // The previous run wrote 0..9, published 0..4 (JetStream has them) but recorded the ack only up to 2.
+      const previous = new OutboxFileStore(directory);
+      for (let seq = 0; seq < 10; seq += 1) await previous.append(entry('task-c', seq));
+      for (let seq = 0; seq < 5; seq += 1) await publish(connection, { subject: entry('task-c', seq).subject, data: { taskId: 'task-c', seq }, messageId: messageIds.taskMessage('task-c', seq) });
+      await previous.markAcknowledged('task-c', 2);
+      await previous.close();
+
+      const outbox = await TaskMessageOutbox.open({ directory, connection, logger });
+      await outbox.drained('task-c');
+      await outbox.stop();
+
+      expect(await storedSeqs(connection, 'task-c')).toEqual(Array.from({ length: 10 }, (_, seq) => seq));
+    });
+  });
+
+  it('loses nothing when NATS is gone for 10 s mid-run', async () => {
+    const store = await mkdtemp(path.join(tmpdir(), 'switchyard-outage-nats-'));
+    let server = await startNatsServer({ storeDirectory: store });
+    const port = Number(new URL(server.url).port);
+    const connection = await connectMessaging({ url: server.url, name: 'outbox-outage-test', reconnectTimeWaitMs: 200 });
+    try {
+      await provisionStreams(connection, catalogStreamDefinitions());
+      const outbox = await TaskMessageOutbox.open({ directory, connection, logger });
+      for (let seq = 0; seq < 10; seq += 1) await outbox.enqueue(entry('task-d', seq));
+      await outbox.drained('task-d');
+
+      await server.stop();
+      // The agent keeps talking while NATS is away: every message is on disk before enqueue returns.
+      for (let seq = 10; seq < 30; seq += 1) await outbox.enqueue(entry('task-d', seq));
+      expect(outbox.pendingCount()).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
+      server = await startNatsServer({ storeDirectory: store, port });
+
+      await outbox.drained('task-d');
+      await outbox.stop();
+      expect(await storedSeqs(connection, 'task-d')).toEqual(Array.from({ length: 30 }, (_, seq) => seq));
+      expect(outbox.droppedCount()).toBe(0);
+    } finally {
+      await connection.close();
+      await server.stop();
+      await rm(store, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
