@@ -80,7 +80,7 @@ export class TaskMessageOutbox {
     this.stopping = true;
     this.stopController.abort();
     clearTimeout(this.syncTimer);
-    await Promise.allSettled([...this.queues.values()].map((queue) => queue.pumping));
+    await Promise.allSettled([...this.queues.values()].flatMap((queue) => (queue.pumping ? [queue.pumping] : [])));
     await this.store.close();
   }
 
