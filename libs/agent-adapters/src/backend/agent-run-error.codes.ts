@@ -1,0 +1,37 @@
+/**
+ * Why a run did not complete. One table for every protocol family, so the daemon maps codes to task
+ * outcomes (retry, resume fresh, give up) in one exhaustive switch.
+ */
+export const AGENT_RUN_ERROR_CODES = {
+  cliNotFound: 'cli_not_found',
+  cliSpawnFailed: 'cli_spawn_failed',
+  cliExitedNonzero: 'cli_exited_nonzero',
+  cliExitedWithoutResult: 'cli_exited_without_result',
+  cliReportedFailure: 'cli_reported_failure',
+  malformedOutput: 'malformed_output',
+  outputLineTooLong: 'output_line_too_long',
+  idleTimeout: 'idle_timeout',
+  toolTimeout: 'tool_timeout',
+  totalTimeout: 'total_timeout',
+  resumeRejected: 'resume_rejected',
+  cancelled: 'cancelled',
+  aborted: 'aborted',
+} as const;
+
+export type AgentRunErrorCode = (typeof AGENT_RUN_ERROR_CODES)[keyof typeof AGENT_RUN_ERROR_CODES];
+
+/** Codes a watchdog can end a run with; they map to the `timeout` status. */
+export const WATCHDOG_ERROR_CODES = [
+  AGENT_RUN_ERROR_CODES.idleTimeout,
+  AGENT_RUN_ERROR_CODES.toolTimeout,
+  AGENT_RUN_ERROR_CODES.totalTimeout,
+] as const satisfies readonly AgentRunErrorCode[];
+export type WatchdogErrorCode = (typeof WATCHDOG_ERROR_CODES)[number];
+
+/** The failure attached to a run result: data, not a thrown error, since a run always resolves. */
+export interface AgentRunError {
+  readonly code: AgentRunErrorCode;
+  readonly message: string;
+  /** The last lines of the CLI's stderr (bounded), usually where the real reason is. */
+  readonly stderrTail: string;
+}

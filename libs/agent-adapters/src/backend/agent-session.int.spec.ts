@@ -1,0 +1,197 @@
+import { agentMessageSchema, type AgentMessage } from '@switchyard/contracts';
+import { createAgentSession, type CreateAgentSessionOptions } from './agent-session';
+import type { AgentSession } from './backend.types';
+import { fakeCliRun, isProcessAlive, passThroughTranslator, type FakeCliStep } from './fake-cli.spec-helper';
+
+function startSession(steps: FakeCliStep[], overrides: Partial<CreateAgentSessionOptions> & { timeouts?: CreateAgentSessionOptions['run']['timeouts']; signal?: AbortSignal } = {}): AgentSession {
+  const { timeouts, signal, ...rest } = overrides;
+  const launch = fakeCliRun(steps);
+  return createAgentSession({
+    run: {
+      cwd: launch.cwd,
+      env: {},
+      executable: launch.executable,
+      launchArgs: launch.launchArgs,
+      timeouts: { idleMs: 5000, toolBudgetMs: 10_000, totalMs: 30_000, exitGraceMs: 300, ...timeouts },
+      ...(signal ? { signal } : {}),
+    },
+    adapterArgs: launch.adapterArgs,
+    createTranslator: passThroughTranslator,
+    killGraceMs: 300,
+    ...rest,
+  });
+}
+
+async function collect(session: AgentSession): Promise<AgentMessage[]> {
+  const messages: AgentMessage[] = [];
+  for await (const message of session.messages) messages.push(message);
+  return messages;
+}
+
+const text = (value: string): FakeCliStep => ({ print: { type: 'text', text: value } });
+const result = (output: string): FakeCliStep => ({ print: { type: 'result', output } });
+
+describe('agent session', () => {
+  it('streams unified messages and assembles the result from reported facts', async () => {
+    const session = startSession([
+      { print: { type: 'session', id: 'session-1' } },
+      text('working'),
+      { print: { type: 'usage-report', model: 'model-a', input: 1, output: 2 } },
+      { print: { type: 'usage-report', model: 'model-a', input: 10, output: 20 } },
+      { print: { type: 'usage-report', model: 'model-b', input: 3, output: 4 } },
+      result('all done'),
+    ]);
+    const messages = await collect(session);
+    const outcome = await session.result;
+
+    expect(messages).toEqual([{ type: 'text', text: 'working' }]);
+    expect(outcome).toMatchObject({ status: 'completed', output: 'all done', sessionId: 'session-1', resumeRejected: false, toolRan: false, exitCode: 0 });
+    expect(outcome.usage).toEqual([
+      { model: 'model-a', inputTokens: 10, outputTokens: 20 },
+      { model: 'model-b', inputTokens: 3, outputTokens: 4 },
+    ]);
+    expect(outcome.error).toBeUndefined();
+  });
+
+  it('places profile launch arguments before the adapter arguments', async () => {
+    const launch = fakeCliRun([{ printArgs: true }, result('')]);
+    const session = createAgentSession({
+      run: { cwd: launch.cwd, env: {}, executable: launch.executable, launchArgs: [...launch.launchArgs, '--profile-flag'] },
+      adapterArgs: ['--adapter-flag', ...launch.adapterArgs],
+      createTranslator: passThroughTranslator,
+    });
+    const [status] = await collect(session);
+    expect(JSON.parse((status as { progress: string }).progress)).toEqual({ type: 'args', args: ['--profile-flag', '--adapter-flag'] });
+  });
+
+  it('delivers the prompt through stdin, never argv, and closes stdin once the result is in', async () => {
+    const session = startSession([{ echoStdin: true }, result('echoed')], {
+      start: (input) => input.writeStdin('{"prompt":"fix the bug"}\n'),
+      createTranslator: (context) => {
+        const translate = passThroughTranslator(context);
+        return (event) => {
+          translate(event);
+          if ((event as { type: string }).type === 'stdin') context.reportResult({ status: 'completed', output: 'echoed' });
+        };
+      },
+    });
+    const messages = await collect(session);
+    expect(messages).toEqual([{ type: 'status', state: 'stdin', progress: JSON.stringify({ type: 'stdin', line: '{"prompt":"fix the bug"}' }) }]);
+    await expect(session.result).resolves.toMatchObject({ status: 'completed', output: 'echoed' });
+  });
+
+  it('turns malformed, invalid UTF-8 and oversized lines into counted diagnostics and keeps reading', async () => {
+    const session = startSession(
+      [
+        { printRaw: 'not json at all\n' },
+        { printBytes: [0xff, 0xfe, 0x0a] },
+        { printRaw: '\n' },
+        { bigLine: 2 * 1024 * 1024 },
+        { printBytes: [...Buffer.from('{"type":"text","text":"a'), 0xff, ...Buffer.from('b"}\n')] },
+        { print: { type: 'unknown-vendor-event' } },
+        result('done'),
+      ],
+      { maxLineBytes: 1024 * 1024 },
+    );
+    const messages = await collect(session);
+    const outcome = await session.result;
+
+    for (const message of messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+    expect(messages.filter((message) => message.type === 'log')).toHaveLength(3);
+    expect(messages).toContainEqual(expect.objectContaining({ type: 'error', code: 'output_line_too_long' }));
+    expect(messages).toContainEqual({ type: 'text', text: 'a\uFFFDb' });
+    expect(outcome).toMatchObject({ status: 'completed', diagnostics: { malformedLines: 3, oversizedLines: 1, blankLines: 1 } });
+  });
+
+  it('reports a missing CLI as a failed run with cli_not_found', async () => {
+    const session = createAgentSession({
+      run: { cwd: process.cwd(), env: { PATH: '/usr/bin:/bin' }, executable: 'switchyard-missing-agent' },
+      adapterArgs: [],
+      createTranslator: passThroughTranslator,
+    });
+    await expect(collect(session)).resolves.toEqual([]);
+    await expect(session.result).resolves.toMatchObject({ status: 'failed', error: { code: 'cli_not_found', message: expect.stringContaining('switchyard-missing-agent') } });
+  });
+
+  it('fails a non-zero exit without a result and attaches the stderr tail', async () => {
+    const session = startSession([text('partial'), { stderr: 'API key rejected' }, { exit: 2 }]);
+    const outcome = await session.result;
+    expect(outcome).toMatchObject({ status: 'failed', exitCode: 2, output: 'partial', error: { code: 'cli_exited_nonzero' } });
+    expect(outcome.error?.stderrTail).toContain('API key rejected');
+  });
+
+  it('fails a clean exit that never reported a result', async () => {
+    const session = startSession([text('hello')]);
+    await expect(session.result).resolves.toMatchObject({ status: 'failed', exitCode: 0, error: { code: 'cli_exited_without_result' } });
+  });
+
+  it('ends a silent CLI with idle_timeout and kills it', async () => {
+    const session = startSession([{ spawnGrandchild: {} }, { hang: true }], { timeouts: { idleMs: 300 } });
+    const [grandchild] = await collect(session);
+    const outcome = await session.result;
+    expect(outcome).toMatchObject({ status: 'timeout', error: { code: 'idle_timeout' }, exitSignal: 'SIGTERM' });
+    expect(isProcessAlive((JSON.parse((grandchild as { progress: string }).progress) as { pid: number }).pid)).toBe(false);
+  });
+
+  it('allows the longer tool budget while a tool call is open', async () => {
+    const session = startSession(
+      [
+        { print: { type: 'tool-use', tool: 'bash', callId: 'call-1', input: { command: 'make' } } },
+        { sleep: 900 },
+        { print: { type: 'tool-result', callId: 'call-1', output: 'built', status: 'ok' } },
+        result('built it'),
+      ],
+      { timeouts: { idleMs: 300, toolBudgetMs: 10_000 } },
+    );
+    await expect(session.result).resolves.toMatchObject({ status: 'completed', toolRan: true, output: 'built it' });
+  });
+
+  it('ends a tool call that stays silent past the tool budget with tool_timeout', async () => {
+    const session = startSession([{ print: { type: 'tool-use', tool: 'bash', callId: 'call-1', input: null } }, { hang: true }], { timeouts: { idleMs: 200, toolBudgetMs: 500 } });
+    await expect(session.result).resolves.toMatchObject({ status: 'timeout', toolRan: true, error: { code: 'tool_timeout' } });
+  });
+
+  it('keeps a reported result completed when the CLI lingers and has to be killed on its way out', async () => {
+    const session = startSession([{ ignoreSigterm: true }, result('finished'), { hang: true }], { timeouts: { idleMs: 60_000, exitGraceMs: 200 } });
+    const outcome = await session.result;
+    expect(outcome).toMatchObject({ status: 'completed', output: 'finished', exitSignal: 'SIGKILL' });
+    expect(outcome.error).toBeUndefined();
+  });
+
+  it('cancels: kills the tree, ends the stream and reports cancelled', async () => {
+    const session = startSession([{ spawnGrandchild: { ignoreSigterm: true } }, { hang: true }]);
+    const iterator = session.messages[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    const grandchildPid = (JSON.parse((first.value as { progress: string }).progress) as { pid: number }).pid;
+
+    await session.cancel();
+
+    expect(isProcessAlive(grandchildPid)).toBe(false);
+    await expect(iterator.next()).resolves.toEqual({ value: undefined, done: true });
+    await expect(session.result).resolves.toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+  });
+
+  it('reports an aborted signal as aborted', async () => {
+    const controller = new AbortController();
+    const session = startSession([{ hang: true }], { signal: controller.signal });
+    controller.abort();
+    await expect(session.result).resolves.toMatchObject({ status: 'aborted', error: { code: 'aborted' } });
+  });
+
+  it('reports a rejected resume with no tool run, so the caller may retry fresh', async () => {
+    const session = startSession([{ print: { type: 'resume-rejected' } }, { print: { type: 'result', status: 'failed' } }, { exit: 1 }]);
+    await expect(session.result).resolves.toMatchObject({ status: 'failed', resumeRejected: true, toolRan: false, error: { code: 'resume_rejected' } });
+  });
+
+  it('loses nothing when the consumer is slower than the CLI', async () => {
+    const steps: FakeCliStep[] = Array.from({ length: 300 }, (_, index) => text(`line ${index}`));
+    const session = startSession([...steps, result('done')], { messageHighWaterMark: 10 });
+    const received: string[] = [];
+    for await (const message of session.messages) {
+      if (message.type === 'text') received.push(message.text);
+      if (received.length % 50 === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(received).toEqual(steps.map((_, index) => `line ${index}`));
+    await expect(session.result).resolves.toMatchObject({ status: 'completed' });
+  });
+});

@@ -1,0 +1,206 @@
+import type { AgentMessage, TokenUsage } from '@switchyard/contracts';
+import { startAgentProcess, type AgentProcess } from '../runner/agent-process.runner';
+import { createActivityWatchdog, type WatchdogClock } from '../runner/activity.watchdog';
+import type { OversizedLine } from '../runner/line-splitter';
+import type { StderrTailOptions } from '../runner/stderr-tail.buffer';
+import { AGENT_RUN_ERROR_CODES } from './agent-run-error.codes';
+import type { AgentRunTimeouts, AgentSession, BackendExecuteOptions } from './backend.types';
+import { createAgentMessageQueue } from './agent-message.queue';
+import { assembleRunResult, type RunFacts } from './run-result.assembler';
+import type { LineFormat, TranslatorContext, TranslatorFactory, TranslatorResult } from './translator.types';
+
+export const DEFAULT_AGENT_RUN_TIMEOUTS: Required<AgentRunTimeouts> = {
+  idleMs: 5 * 60_000,
+  toolBudgetMs: 30 * 60_000,
+  totalMs: 4 * 60 * 60_000,
+  exitGraceMs: 5_000,
+};
+
+const PREVIEW_CHARACTERS = 200;
+
+/** What a protocol may do with the running CLI besides reading it. */
+export type AgentProcessInput = Pick<AgentProcess, 'writeStdin' | 'endStdin'>;
+
+export interface AgentSessionCapabilities {
+  readonly sendUserMessage?: (text: string) => Promise<void>;
+  readonly interrupt?: () => Promise<void>;
+}
+
+export interface CreateAgentSessionOptions {
+  readonly run: BackendExecuteOptions;
+  /** The protocol's own arguments, after the profile's `launchArgs`. Never the prompt. */
+  readonly adapterArgs: readonly string[];
+  readonly createTranslator: TranslatorFactory;
+  readonly lineFormat?: LineFormat;
+  /** The protocol's opening move, typically writing the prompt to stdin. */
+  readonly start?: (input: AgentProcessInput) => void | Promise<void>;
+  readonly capabilities?: (input: AgentProcessInput) => AgentSessionCapabilities;
+  /** Close stdin once the result is reported, which is how stdin-driven CLIs learn to exit. */
+  readonly endStdinOnResult?: boolean;
+  readonly maxLineBytes?: number;
+  readonly killGraceMs?: number;
+  readonly stderrTail?: StderrTailOptions;
+  readonly messageHighWaterMark?: number;
+  readonly clock?: WatchdogClock;
+}
+
+const preview = (text: string): string => (text.length > PREVIEW_CHARACTERS ? `${text.slice(0, PREVIEW_CHARACTERS)}…` : text);
+
+/**
+ * Runs one CLI process through a protocol translator and exposes it as an `AgentSession`: the
+ * protocol-neutral part every backend shares (process, watchdogs, diagnostics, result).
+ */
+export function createAgentSession(options: CreateAgentSessionOptions): AgentSession {
+  const timeouts = { ...DEFAULT_AGENT_RUN_TIMEOUTS, ...options.run.timeouts };
+  const startedAt = performance.now();
+  const usageByModel = new Map<string, TokenUsage>();
+  const diagnostics = { malformedLines: 0, oversizedLines: 0, blankLines: 0 };
+  let sessionId: string | undefined;
+  let reportedResult: TranslatorResult | undefined;
+  let lastText: string | undefined;
+  let resumeRejected = false;
+  let toolRan = false;
+  let endedBy: RunFacts['endedBy'];
+  let finished = false;
+
+  const queue = createAgentMessageQueue({
+    ...(options.messageHighWaterMark !== undefined ? { highWaterMark: options.messageHighWaterMark } : {}),
+    onPressure: (paused) => {
+      if (paused) agentProcess.pauseStdout();
+      else agentProcess.resumeStdout();
+      watchdog.setHeld(paused);
+    },
+  });
+
+  const watchdog = createActivityWatchdog({
+    budgets: timeouts,
+    ...(options.clock ? { clock: options.clock } : {}),
+    onFire: (firing) => {
+      if (firing !== 'exit_grace_elapsed') endedBy ??= firing;
+      void agentProcess.kill(firing);
+    },
+  });
+
+  const context: TranslatorContext = {
+    emit(message: AgentMessage): void {
+      if (message.type === 'text') lastText = message.text;
+      if (message.type === 'tool-use') context.markToolStarted(message.callId);
+      if (message.type === 'tool-result') context.markToolFinished(message.callId);
+      queue.push(message);
+    },
+    reportSessionId(value: string): void {
+      sessionId = value;
+    },
+    reportUsage(usage: TokenUsage): void {
+      usageByModel.set(`${usage.provider ?? ''}\u0000${usage.model}`, usage);
+    },
+    reportResult(result: TranslatorResult): void {
+      reportedResult = result;
+      watchdog.resultSeen();
+      if (options.endStdinOnResult ?? true) agentProcess.endStdin();
+    },
+    reportResumeRejected(): void {
+      resumeRejected = true;
+    },
+    markToolStarted(callId: string): void {
+      toolRan = true;
+      watchdog.toolStarted(callId);
+    },
+    markToolFinished(callId: string): void {
+      watchdog.toolFinished(callId);
+    },
+    reportMalformed(reason: string, line: string): void {
+      diagnostics.malformedLines += 1;
+      queue.push({ type: 'log', level: 'warn', text: `unreadable CLI output (${reason}): ${preview(line)}` });
+    },
+  };
+  const translate = options.createTranslator(context);
+
+  const onLine = (line: string): void => {
+    if (line.trim() === '') {
+      diagnostics.blankLines += 1;
+      return;
+    }
+    let event: unknown = line;
+    if ((options.lineFormat ?? 'json') === 'json') {
+      try {
+        event = JSON.parse(line);
+      } catch {
+        context.reportMalformed('not JSON', line);
+        return;
+      }
+    }
+    try {
+      translate(event);
+    } catch (error) {
+      context.reportMalformed(`translator failed: ${error instanceof Error ? error.message : String(error)}`, line);
+    }
+  };
+
+  const onOversizedLine = (line: OversizedLine): void => {
+    diagnostics.oversizedLines += 1;
+    queue.push({
+      type: 'error',
+      code: AGENT_RUN_ERROR_CODES.outputLineTooLong,
+      message: `dropped a CLI output line of ${line.bytes} bytes (over the cap): ${preview(line.preview)}`,
+    });
+  };
+
+  const agentProcess = startAgentProcess({
+    executable: options.run.executable,
+    args: [...(options.run.launchArgs ?? []), ...options.adapterArgs],
+    cwd: options.run.cwd,
+    env: options.run.env,
+    onLine,
+    onOversizedLine,
+    onStdoutActivity: () => watchdog.recordActivity(),
+    ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+    ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+    ...(options.stderrTail ? { stderrTail: options.stderrTail } : {}),
+  });
+  const input: AgentProcessInput = {
+    writeStdin: (text) => agentProcess.writeStdin(text),
+    endStdin: () => agentProcess.endStdin(),
+  };
+
+  const stopWith = (reason: 'cancel' | 'abort'): Promise<void> => {
+    if (!finished && !reportedResult) endedBy ??= reason;
+    return agentProcess.kill(reason).then(() => undefined);
+  };
+  const onAbort = (): void => void stopWith('abort');
+  if (options.run.signal?.aborted) onAbort();
+  else options.run.signal?.addEventListener('abort', onAbort, { once: true });
+
+  watchdog.start();
+  Promise.resolve()
+    .then(() => options.start?.(input))
+    .catch((error: unknown) => {
+      // Usually the CLI died before reading; its exit is reported by the result.
+      queue.push({ type: 'log', level: 'warn', text: `could not deliver the prompt: ${error instanceof Error ? error.message : String(error)}` });
+    });
+
+  const result = agentProcess.exited.then((exit) => {
+    finished = true;
+    watchdog.stop();
+    options.run.signal?.removeEventListener('abort', onAbort);
+    queue.close();
+    const facts: RunFacts = {
+      ...(sessionId !== undefined ? { sessionId } : {}),
+      usageByModel,
+      ...(reportedResult ? { result: reportedResult } : {}),
+      ...(lastText !== undefined ? { lastText } : {}),
+      resumeRejected,
+      toolRan,
+      ...(endedBy ? { endedBy } : {}),
+      diagnostics: { ...diagnostics },
+    };
+    return assembleRunResult({ facts, exit, durationMs: Math.round(performance.now() - startedAt) });
+  });
+
+  return {
+    messages: queue.iterable,
+    result,
+    ...options.capabilities?.(input),
+    cancel: () => stopWith('cancel'),
+  };
+}

@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+export interface KillProcessGroupOptions {
+  /** The group leader's pid, which is the group id of a child spawned with `detached: true`. */
+  readonly processGroupId: number;
+  /** Time between SIGTERM and SIGKILL. */
+  readonly graceMs: number;
+  readonly pollIntervalMs?: number;
+  /** How long to wait for the group to vanish after SIGKILL before giving up. */
+  readonly afterKillTimeoutMs?: number;
+}
+
+export interface ProcessGroupKillOutcome {
+  /** SIGKILL was needed. */
+  readonly forced: boolean;
+  /** False only if some member outlived SIGKILL (uninterruptible sleep, for instance). */
+  readonly groupGone: boolean;
+}
+
+const delay = (milliseconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+function sendToGroup(processGroupId: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-processGroupId, signal);
+  } catch {
+    // ESRCH: already gone. Anything else (EPERM) cannot be fixed here; the wait below reports it.
+  }
+}
+
+/**
+ * Whether any live process remains in the group. A member whose parent died and which nobody has
+ * reaped yet is a zombie: signal 0 still finds it, but it does nothing, so on Linux /proc decides.
+ */
+export function isProcessGroupAlive(processGroupId: number): boolean {
+  try {
+    process.kill(-processGroupId, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return process.platform !== 'linux' || hasLiveMemberInProc(processGroupId);
+}
+
+function hasLiveMemberInProc(processGroupId: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after the parenthesised command name: state, ppid, pgrp, ...
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === processGroupId && fields[0] !== 'Z') return true;
+  }
+  return false;
+}
+
+async function waitUntilGone(processGroupId: number, timeoutMs: number, pollIntervalMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!isProcessGroupAlive(processGroupId)) return true;
+    if (Date.now() >= deadline) return false;
+    await delay(pollIntervalMs);
+  }
+}
+
+/** SIGTERM to the whole group, SIGKILL after the grace, resolved once no member is left. Never rejects. */
+export async function killProcessGroup(options: KillProcessGroupOptions): Promise<ProcessGroupKillOutcome> {
+  const pollIntervalMs = options.pollIntervalMs ?? 20;
+  sendToGroup(options.processGroupId, 'SIGTERM');
+  if (await waitUntilGone(options.processGroupId, options.graceMs, pollIntervalMs)) return { forced: false, groupGone: true };
+  sendToGroup(options.processGroupId, 'SIGKILL');
+  const groupGone = await waitUntilGone(options.processGroupId, options.afterKillTimeoutMs ?? 5000, pollIntervalMs);
+  return { forced: true, groupGone };
+}
