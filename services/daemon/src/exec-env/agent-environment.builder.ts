@@ -1,0 +1,105 @@
+import type { ClaimedTask } from '@switchyard/contracts';
+
+/** The variables every task gets; the agent's own env may never set them. */
+export const TASK_ENVIRONMENT_KEYS = {
+  taskId: 'SWITCHYARD_TASK_ID',
+  taskToken: 'SWITCHYARD_TASK_TOKEN',
+  workspaceId: 'SWITCHYARD_WORKSPACE_ID',
+  agentId: 'SWITCHYARD_AGENT_ID',
+  attempt: 'SWITCHYARD_ATTEMPT',
+} as const;
+
+/** Base keys the daemon decides (isolation, per-task HOME and temp), daemon infrastructure, and loader/runtime hooks. */
+const BLOCKED_KEYS: ReadonlySet<string> = new Set([
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'TERM',
+  'DATABASE_URL',
+  'NODE_OPTIONS',
+  'BASH_ENV',
+  'ENV',
+  'CODEX_HOME',
+]);
+/** `SWITCHYARD_` covers the task vars and every `SWITCHYARD_DAEMON_*` setting. */
+const BLOCKED_PREFIXES: readonly string[] = ['SWITCHYARD_', 'NATS_', 'LD_', 'DYLD_'];
+
+const POSIX_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function isBlockedAgentEnvironmentKey(key: string): boolean {
+  // Compared upper-cased so `Path` or `ld_preload` cannot slip past on case-insensitive platforms.
+  const upper = key.toUpperCase();
+  return BLOCKED_KEYS.has(upper) || BLOCKED_PREFIXES.some((prefix) => upper.startsWith(prefix));
+}
+
+export type RejectedEnvironmentKeyReason = 'blocked' | 'invalid_name' | 'invalid_value';
+
+export interface RejectedEnvironmentKey {
+  key: string;
+  /** `agent`: from the agent's configured env; `runtime`: from the adapter / daemon config. */
+  origin: 'agent' | 'runtime';
+  reason: RejectedEnvironmentKeyReason;
+}
+
+export interface AgentEnvironmentOptions {
+  base: {
+    path: string;
+    /** Per-task or per-runtime HOME chosen by the caller. */
+    home: string;
+    temporaryDirectory: string;
+    language?: string;
+  };
+  /** Trusted variables the launcher needs (`CODEX_HOME`, `OPENCODE_CONFIG_CONTENT`, a provider base URL). */
+  runtimeEnvironment?: Readonly<Record<string, string>>;
+  /** The agent's configured env: untrusted, filtered through the blocked keys. */
+  agentEnvironment: Readonly<Record<string, string>>;
+  task: Pick<ClaimedTask, 'taskId' | 'taskToken' | 'workspaceId' | 'agentId' | 'attempt'>;
+}
+
+export interface AgentEnvironment {
+  /** The child's complete env: pass it with `extendEnv: false`; nothing from the daemon's env is inherited. */
+  environment: Record<string, string>;
+  rejectedKeys: RejectedEnvironmentKey[];
+}
+
+function problemWith(key: string, value: string): RejectedEnvironmentKeyReason | undefined {
+  if (!POSIX_NAME_PATTERN.test(key)) return 'invalid_name';
+  if (value.includes('\0')) return 'invalid_value';
+  return undefined;
+}
+
+/**
+ * Builds the child's env from scratch: base, then runtime variables, then the agent's (minus
+ * blocked keys), then the task variables, which always win. Never reads `process.env`.
+ */
+export function buildAgentEnvironment(options: AgentEnvironmentOptions): AgentEnvironment {
+  const environment: Record<string, string> = {
+    PATH: options.base.path,
+    HOME: options.base.home,
+    LANG: options.base.language ?? 'C.UTF-8',
+    TERM: 'dumb',
+    TMPDIR: options.base.temporaryDirectory,
+  };
+  const rejectedKeys: RejectedEnvironmentKey[] = [];
+
+  for (const [key, value] of Object.entries(options.runtimeEnvironment ?? {})) {
+    const reason = problemWith(key, value) ?? (key.toUpperCase().startsWith('SWITCHYARD_') ? 'blocked' : undefined);
+    if (reason) rejectedKeys.push({ key, origin: 'runtime', reason });
+    else environment[key] = value;
+  }
+  for (const [key, value] of Object.entries(options.agentEnvironment)) {
+    const reason = problemWith(key, value) ?? (isBlockedAgentEnvironmentKey(key) ? 'blocked' : undefined);
+    if (reason) rejectedKeys.push({ key, origin: 'agent', reason });
+    else environment[key] = value;
+  }
+
+  const { task } = options;
+  environment[TASK_ENVIRONMENT_KEYS.taskId] = task.taskId;
+  environment[TASK_ENVIRONMENT_KEYS.taskToken] = task.taskToken;
+  environment[TASK_ENVIRONMENT_KEYS.workspaceId] = task.workspaceId;
+  environment[TASK_ENVIRONMENT_KEYS.agentId] = task.agentId;
+  environment[TASK_ENVIRONMENT_KEYS.attempt] = String(task.attempt);
+  return { environment, rejectedKeys };
+}

@@ -1,0 +1,117 @@
+import { buildAgentEnvironment, isBlockedAgentEnvironmentKey } from './agent-environment.builder';
+import { sampleClaimedTask } from './exec-env.spec-helper';
+
+const task = sampleClaimedTask();
+const base = { path: '/usr/bin:/bin', home: '/homes/task-1', temporaryDirectory: '/work/task-1/.switchyard/tmp' };
+const TASK_VARIABLES = {
+  SWITCHYARD_TASK_ID: task.taskId,
+  SWITCHYARD_TASK_TOKEN: task.taskToken,
+  SWITCHYARD_WORKSPACE_ID: 'workspace-1',
+  SWITCHYARD_AGENT_ID: 'agent-1',
+  SWITCHYARD_ATTEMPT: '1',
+};
+
+describe('buildAgentEnvironment', () => {
+  it('contains exactly the base, the agent variables and the task variables', () => {
+    const { environment, rejectedKeys } = buildAgentEnvironment({ base, agentEnvironment: { GITHUB_ORG: 'acme', _PRIVATE: 'ok' }, task });
+    expect(environment).toEqual({
+      PATH: '/usr/bin:/bin',
+      HOME: '/homes/task-1',
+      LANG: 'C.UTF-8',
+      TERM: 'dumb',
+      TMPDIR: '/work/task-1/.switchyard/tmp',
+      GITHUB_ORG: 'acme',
+      _PRIVATE: 'ok',
+      ...TASK_VARIABLES,
+    });
+    expect(rejectedKeys).toEqual([]);
+  });
+
+  it('never carries the daemon process env, even its secrets', () => {
+    const planted = { DAEMON_SECRET: 'daemon-only', NATS_URL: 'nats://daemon-credentials@nats:4222', SWITCHYARD_DAEMON_TOKEN: 'daemon-token' };
+    const previous = Object.fromEntries(Object.keys(planted).map((key) => [key, process.env[key]]));
+    Object.assign(process.env, planted);
+    try {
+      const { environment } = buildAgentEnvironment({ base, agentEnvironment: {}, task });
+      expect(Object.keys(environment).sort()).toEqual(['HOME', 'LANG', 'PATH', 'TERM', 'TMPDIR', ...Object.keys(TASK_VARIABLES)].sort());
+      expect(JSON.stringify(environment)).not.toMatch(/daemon-only|daemon-credentials|daemon-token/);
+    } finally {
+      for (const [key, value] of Object.entries(previous)) {
+        if (value === undefined) Reflect.deleteProperty(process.env, key);
+        else process.env[key] = value;
+      }
+    }
+  });
+
+  it('rejects and reports blocked keys, keeping the safe value', () => {
+    const { environment, rejectedKeys } = buildAgentEnvironment({
+      base,
+      agentEnvironment: {
+        NATS_URL: 'nats://evil',
+        DATABASE_URL: 'postgres://evil',
+        SWITCHYARD_DAEMON_NATS_CREDENTIALS: 'x',
+        SWITCHYARD_TASK_TOKEN: 'forged',
+        SWITCHYARD_TASK_ID: 'forged',
+        NODE_OPTIONS: '--require /tmp/x.js',
+        LD_PRELOAD: '/tmp/x.so',
+        DYLD_INSERT_LIBRARIES: '/tmp/x.dylib',
+        PATH: '/tmp/evil',
+        HOME: '/root',
+        ld_library_path: '/tmp',
+        KEEP_ME: 'yes',
+      },
+      task,
+    });
+    expect(rejectedKeys.map(({ key, reason, origin }) => `${origin}:${key}:${reason}`)).toEqual([
+      'agent:NATS_URL:blocked',
+      'agent:DATABASE_URL:blocked',
+      'agent:SWITCHYARD_DAEMON_NATS_CREDENTIALS:blocked',
+      'agent:SWITCHYARD_TASK_TOKEN:blocked',
+      'agent:SWITCHYARD_TASK_ID:blocked',
+      'agent:NODE_OPTIONS:blocked',
+      'agent:LD_PRELOAD:blocked',
+      'agent:DYLD_INSERT_LIBRARIES:blocked',
+      'agent:PATH:blocked',
+      'agent:HOME:blocked',
+      'agent:ld_library_path:blocked',
+    ]);
+    expect(environment).toMatchObject({ ...TASK_VARIABLES, PATH: base.path, HOME: base.home, KEEP_ME: 'yes' });
+    expect(Object.keys(environment).filter((key) => /^(NATS_|DATABASE_URL|NODE_OPTIONS|LD_|DYLD_|ld_)/.test(key))).toEqual([]);
+  });
+
+  it('rejects non-POSIX names and values with NUL', () => {
+    const { environment, rejectedKeys } = buildAgentEnvironment({
+      base,
+      agentEnvironment: { '1ST': 'x', 'WITH-DASH': 'x', 'A=B': 'x', '': 'x', GOOD: 'a\0b' },
+      task,
+    });
+    expect(rejectedKeys).toEqual([
+      { key: '1ST', origin: 'agent', reason: 'invalid_name' },
+      { key: 'WITH-DASH', origin: 'agent', reason: 'invalid_name' },
+      { key: 'A=B', origin: 'agent', reason: 'invalid_name' },
+      { key: '', origin: 'agent', reason: 'invalid_name' },
+      { key: 'GOOD', origin: 'agent', reason: 'invalid_value' },
+    ]);
+    expect(environment['GOOD']).toBeUndefined();
+  });
+
+  it('lets trusted runtime variables through but never over the task variables', () => {
+    const { environment, rejectedKeys } = buildAgentEnvironment({
+      base,
+      runtimeEnvironment: { CODEX_HOME: '/work/codex-home', SWITCHYARD_TASK_ID: 'forged' },
+      agentEnvironment: { CODEX_HOME: '/tmp/agent-choice' },
+      task,
+    });
+    expect(environment['CODEX_HOME']).toBe('/work/codex-home');
+    expect(environment['SWITCHYARD_TASK_ID']).toBe(task.taskId);
+    expect(rejectedKeys).toEqual([
+      { key: 'SWITCHYARD_TASK_ID', origin: 'runtime', reason: 'blocked' },
+      { key: 'CODEX_HOME', origin: 'agent', reason: 'blocked' },
+    ]);
+  });
+
+  it('blocks case-insensitively', () => {
+    expect(['Path', 'switchyard_attempt', 'Nats_Creds', 'dyld_x'].every(isBlockedAgentEnvironmentKey)).toBe(true);
+    expect(isBlockedAgentEnvironmentKey('GITHUB_TOKEN')).toBe(false);
+  });
+});

@@ -1,0 +1,108 @@
+import path from 'node:path';
+import type { ClaimedTask } from '@switchyard/contracts';
+import { readFileInside, writeFileInside } from './safe-path.guard';
+import { runtimeLayoutFor, type RuntimeTarget } from './runtime-target.catalog';
+
+export const CONTEXT_BLOCK_BEGIN = '<!-- switchyard:begin -->';
+export const CONTEXT_BLOCK_END = '<!-- switchyard:end -->';
+
+const BEGIN_BYTES = Buffer.from(CONTEXT_BLOCK_BEGIN, 'utf8');
+const END_BYTES = Buffer.from(CONTEXT_BLOCK_END, 'utf8');
+
+export type ContextFileStatus = 'created' | 'appended' | 'replaced' | 'unchanged';
+
+export interface ContextFileResult {
+  path: string;
+  fileName: string;
+  status: ContextFileStatus;
+}
+
+export type ContextTask = Pick<ClaimedTask, 'taskId' | 'attempt' | 'workspaceId' | 'agentId' | 'source' | 'agent'>;
+
+/** Marker text inside our own content would end the block early; defuse it. */
+function defuseMarkers(text: string): string {
+  return text.replaceAll('<!-- switchyard:', '<!-- switchyard (quoted):');
+}
+
+function describeSource(source: ContextTask['source']): string {
+  switch (source.kind) {
+    case 'issue':
+      return `issue \`${source.issueId}\` (${source.trigger})`;
+    case 'chat':
+      return `chat session \`${source.chatSessionId}\``;
+    case 'autopilot':
+      return `autopilot \`${source.autopilotId}\` (${source.trigger})`;
+    case 'quick_create':
+      return 'quick create';
+  }
+}
+
+/** The managed block's body: the agent's instructions, then what every run needs to know. Never the token's value. */
+export function renderContextBody(task: ContextTask): string {
+  const instructions = task.agent.instructions.trim() === '' ? '_No instructions were configured for this agent._' : task.agent.instructions.trim();
+  const lines = [
+    '<!-- Managed by Switchyard: everything between the switchyard markers is rewritten for every task. Keep your own notes outside them. -->',
+    '',
+    '# Agent instructions',
+    '',
+    instructions,
+    '',
+    '# Switchyard runtime brief',
+    '',
+    `- Task: \`${task.taskId}\`, attempt ${task.attempt}, from ${describeSource(task.source)}.`,
+    `- Agent: ${task.agent.name} (\`${task.agentId}\`) in workspace \`${task.workspaceId}\`.`,
+    '- Work directory: the current directory. It may be reused by the next task of the same issue or chat session.',
+    '',
+    '## How to report',
+    '',
+    '- Your final message is the task result: say what you did, what you verified, and what is left open.',
+    '- Your messages and tool calls are streamed to the team as you work; no extra reporting step is needed.',
+    '- To call Switchyard for this task, authenticate with the token in the `SWITCHYARD_TASK_TOKEN` environment variable; it is valid for this attempt only. `SWITCHYARD_TASK_ID` names the task.',
+    '',
+    '## Do not',
+    '',
+    '- Do not print, log, commit or share the value of `SWITCHYARD_TASK_TOKEN` or of any other secret.',
+    '- Do not edit this managed block or the `.switchyard/` folder; Switchyard rewrites them.',
+    '- Do not wait for interactive input: nobody answers prompts during a run.',
+    '- Do not leave background processes running when you finish; they are killed with the task.',
+    '- Do not write outside the work directory unless the task asks for it.',
+  ];
+  return defuseMarkers(lines.join('\n'));
+}
+
+/**
+ * Puts `body` between the managed markers, byte-exact everywhere else. The managed block is the
+ * last begin marker that has an end marker after it; without one (no markers, a lone or reversed
+ * marker) a fresh block is appended, so user text is never clobbered and a second run replaces
+ * that appended block in place.
+ */
+export function mergeManagedBlock(existing: Buffer, body: string): { content: Buffer; placement: 'appended' | 'replaced' } {
+  const block = Buffer.from(`${CONTEXT_BLOCK_BEGIN}\n${defuseMarkers(body).trimEnd()}\n${CONTEXT_BLOCK_END}`, 'utf8');
+  let beginIndex = existing.lastIndexOf(BEGIN_BYTES);
+  while (beginIndex !== -1) {
+    const endIndex = existing.indexOf(END_BYTES, beginIndex + BEGIN_BYTES.length);
+    if (endIndex !== -1) {
+      const content = Buffer.concat([existing.subarray(0, beginIndex), block, existing.subarray(endIndex + END_BYTES.length)]);
+      return { content, placement: 'replaced' };
+    }
+    beginIndex = beginIndex === 0 ? -1 : existing.lastIndexOf(BEGIN_BYTES, beginIndex - 1);
+  }
+  const newline = 0x0a;
+  const separator = existing.length === 0 ? '' : existing.at(-1) !== newline ? '\n\n' : existing.at(-2) === newline ? '' : '\n';
+  return { content: Buffer.concat([existing, Buffer.from(separator), block, Buffer.from('\n')]), placement: 'appended' };
+}
+
+/** Writes the context file the target CLI reads (`CLAUDE.md`, `AGENTS.md`, `GEMINI.md`, `QWEN.md`, ...). */
+export async function writeContextFile(options: {
+  workDirectory: string;
+  target: RuntimeTarget;
+  body: string;
+}): Promise<ContextFileResult> {
+  const fileName = runtimeLayoutFor(options.target).contextFileName;
+  const filePath = path.join(options.workDirectory, fileName);
+  const existing = await readFileInside({ root: options.workDirectory, relativePath: fileName });
+  const { content, placement } = mergeManagedBlock(existing ?? Buffer.alloc(0), options.body);
+  if (existing !== undefined && existing.equals(content)) return { path: filePath, fileName, status: 'unchanged' };
+  await writeFileInside({ root: options.workDirectory, relativePath: fileName, content });
+  return { path: filePath, fileName, status: existing === undefined ? 'created' : placement };
+}

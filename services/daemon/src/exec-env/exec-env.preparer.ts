@@ -1,0 +1,93 @@
+import type { ClaimedTask, ProtocolFamily } from '@switchyard/contracts';
+import { buildAgentEnvironment, type RejectedEnvironmentKey } from './agent-environment.builder';
+import { renderContextBody, writeContextFile, type ContextFileResult } from './context-file.writer';
+import { deliverMcpConfig, type McpArtefacts } from './mcp-config.writer';
+import { parseNeutralMcpConfig } from './mcp-config.schema';
+import { ensureDirectoryInside } from './safe-path.guard';
+import { installSkills, type SkillContentProvider, type SkillsInstallResult } from './skills.installer';
+import { prepareWorkDirectory, SWITCHYARD_FOLDER, type WorkDirectoryMarker, type WorkDirectoryReason } from './work-directory.preparer';
+
+export interface PrepareExecEnvOptions {
+  /** Absolute workspaces root. */
+  root: string;
+  /** The daemon installation's random id, persisted by the daemon; recorded in and checked against markers. */
+  ownerId: string;
+  task: ClaimedTask;
+  protocolFamily: ProtocolFamily;
+  /** Runtime identity (`claude-code`, `qwen-code`, `gemini-cli`) when it changes file names within a family. */
+  runtimeIdentity?: string | null;
+  /** Where the prior task of this (agent, issue) or chat session ran; `null` for none or a forced fresh start. */
+  priorWorkDirectory: string | null;
+  provideSkill: SkillContentProvider;
+  /** HOME for the child (per task or per runtime), chosen by the caller. */
+  home: string;
+  /** PATH for the child; the daemon's own PATH when omitted (a PATH is not a credential). */
+  path?: string;
+  /** Trusted launcher variables, e.g. `CODEX_HOME` for a throwaway Codex home. */
+  runtimeEnvironment?: Readonly<Record<string, string>>;
+  now?: () => Date;
+}
+
+export interface PreparedExecEnv {
+  workDirectory: string;
+  reused: boolean;
+  reason: WorkDirectoryReason;
+  reasonDetail: string;
+  marker: WorkDirectoryMarker;
+  /** The child's complete env (spawn with `extendEnv: false`). Contains the task token: never log it. */
+  environment: Record<string, string>;
+  rejectedEnvironmentKeys: RejectedEnvironmentKey[];
+  contextFile: ContextFileResult;
+  skills: SkillsInstallResult;
+  mcp: McpArtefacts;
+}
+
+/** The private temp dir inside the work dir (`TMPDIR`), git-ignored with the rest of `.switchyard/`. */
+export const TASK_TEMPORARY_FOLDER = 'tmp';
+
+/**
+ * Prepares one task's execution environment: work directory (reused only when provably ours),
+ * context file, skills, MCP config in the CLI's native form, and the child's explicit env.
+ * The MCP config is validated before anything touches the disk.
+ */
+export async function prepareExecEnv(options: PrepareExecEnvOptions): Promise<PreparedExecEnv> {
+  const { task } = options;
+  const target = { protocolFamily: options.protocolFamily, identity: options.runtimeIdentity ?? null };
+  const servers = parseNeutralMcpConfig(task.agent.mcpConfig);
+
+  const workDirectory = await prepareWorkDirectory({
+    root: options.root,
+    ownerId: options.ownerId,
+    task,
+    priorWorkDirectory: task.forceFreshSession ? null : options.priorWorkDirectory,
+    now: options.now,
+  });
+  const directory = workDirectory.path;
+  const temporaryDirectory = await ensureDirectoryInside({ root: directory, segments: [SWITCHYARD_FOLDER, TASK_TEMPORARY_FOLDER] });
+
+  const contextFile = await writeContextFile({ workDirectory: directory, target, body: renderContextBody(task) });
+  const skills = await installSkills({ workDirectory: directory, target, skillNames: task.agent.skills, provideSkill: options.provideSkill });
+  const mcp = await deliverMcpConfig({ workDirectory: directory, target, servers });
+
+  const runtimeEnvironment: Record<string, string> = { ...options.runtimeEnvironment };
+  if (mcp.kind === 'opencode-config-content') runtimeEnvironment[mcp.environmentVariable] = mcp.content;
+  const { environment, rejectedKeys } = buildAgentEnvironment({
+    base: { path: options.path ?? process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin', home: options.home, temporaryDirectory },
+    runtimeEnvironment,
+    agentEnvironment: task.agent.env,
+    task,
+  });
+
+  return {
+    workDirectory: directory,
+    reused: workDirectory.reused,
+    reason: workDirectory.reason,
+    reasonDetail: workDirectory.detail,
+    marker: workDirectory.marker,
+    environment,
+    rejectedEnvironmentKeys: rejectedKeys,
+    contextFile,
+    skills,
+    mcp,
+  };
+}
