@@ -4,3 +4,4 @@ export * from './test-database';
 export * from './service-harness';
 export * from './service-boot.spec-suite';
 export * from './sample-agent';
+export * from './mock-model';
