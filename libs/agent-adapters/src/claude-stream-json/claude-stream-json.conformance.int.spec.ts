@@ -1,0 +1,105 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AgentMessage } from '@switchyard/contracts';
+import { startMockModelServer, type MockModelServer } from '@switchyard/testing';
+import type { AgentRunResult, AgentSession } from '../backend/backend.types';
+import { processesWithEnvironment, realCli } from '../conformance/real-cli.spec-helper';
+import { createClaudeStreamJsonBackend } from './claude-stream-json.backend';
+
+/** The real Claude Code CLI (tests/agent-clis) against our mock Anthropic API on 127.0.0.1. */
+describe('Claude stream-json adapter on the real Claude Code CLI', () => {
+  let server: MockModelServer;
+  let home: string;
+  let workDirectory: string;
+  const backend = createClaudeStreamJsonBackend();
+
+  beforeAll(async () => {
+    server = await startMockModelServer({});
+    home = await mkdtemp(path.join(tmpdir(), 'switchyard-claude-home-'));
+    workDirectory = await mkdtemp(path.join(tmpdir(), 'switchyard-claude-work-'));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await rm(home, { recursive: true, force: true });
+    await rm(workDirectory, { recursive: true, force: true });
+  });
+
+  function environment(): Record<string, string> {
+    return {
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+      HOME: home,
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_API_KEY: 'sk-mock-not-a-secret',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      // Running as root, bypassPermissions is refused unless the CLI is told it is sandboxed.
+      IS_SANDBOX: '1',
+    };
+  }
+
+  async function run(prompt: string, resumeSessionId?: string): Promise<{ session: AgentSession; messages: AgentMessage[]; result: AgentRunResult }> {
+    const session = await backend.execute(prompt, {
+      cwd: workDirectory,
+      env: environment(),
+      executable: realCli('claude'),
+      ...(resumeSessionId ? { resumeSessionId } : {}),
+      timeouts: { idleMs: 60_000, totalMs: 120_000 },
+    });
+    const messages: AgentMessage[] = [];
+    for await (const message of session.messages) messages.push(message);
+    return { session, messages, result: await session.result };
+  }
+
+  it('runs a real tool call that writes the file, then reports final text, usage and the session id', async () => {
+    const target = path.join(workDirectory, 'written-by-claude.txt');
+    const { messages, result } = await run(`Write the file [[scenario:tool-write-file ${target} hello from the mock]]`);
+
+    expect(readFileSync(target, 'utf8')).toBe('hello from the mock');
+    expect(messages.map((message) => message.type)).toEqual(['status', 'tool-use', 'tool-result', 'text']);
+    expect(result).toMatchObject({ status: 'completed', toolRan: true, resumeRejected: false });
+    expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result.usage.length).toBeGreaterThan(0);
+    expect(result.usage[0]!.outputTokens).toBeGreaterThan(0);
+  });
+
+  it('resumes its session: the model sees the earlier turn', async () => {
+    const first = await run('Remember this for later [[secret:tangerine]] [[scenario:text]]');
+    expect(first.result.status).toBe('completed');
+
+    const second = await run('What was the secret? [[scenario:text]]', first.result.sessionId);
+
+    expect(second.result).toMatchObject({ status: 'completed', sessionId: first.result.sessionId, resumeRejected: false });
+    expect(second.result.output).toContain('tangerine');
+  });
+
+  it('reports a bogus session id as a rejected resume, without running any tool', async () => {
+    const { result } = await run('hello [[scenario:text]]', '00000000-0000-4000-8000-000000000000');
+    expect(result).toMatchObject({ status: 'failed', resumeRejected: true, toolRan: false });
+  });
+
+  it('cancel during a slow turn ends the run and leaves no process behind', async () => {
+    const session = await backend.execute('Take your time [[scenario:slow 30000]]', {
+      cwd: workDirectory,
+      env: environment(),
+      executable: realCli('claude'),
+      timeouts: { idleMs: 60_000, totalMs: 120_000 },
+    });
+    const draining = (async () => {
+      for await (const message of session.messages) void message;
+    })();
+    await server.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body).includes('Take your time'), 60_000);
+
+    await session.cancel();
+    const result = await session.result;
+    await draining;
+
+    expect(result.status).toBe('cancelled');
+    await server.waitForRequest((request) => request.outcome === 'client-disconnected', 10_000);
+    expect(processesWithEnvironment(`HOME=${home}`)).toEqual([]);
+    expect(existsSync(workDirectory)).toBe(true);
+  });
+});
