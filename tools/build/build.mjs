@@ -1,6 +1,6 @@
 // Compiles every project's src/ to dist/ with swc, mirroring the source tree so that the
 // rewritten @switchyard/* imports resolve. Takes about a second; tsc is used only to type-check.
-import { readdir, mkdir, writeFile, rm } from 'node:fs/promises';
+import { readdir, mkdir, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -34,8 +34,13 @@ async function projectSourceDirs() {
   return dirs;
 }
 
+async function writeAtomically(file, content) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, content);
+  await rename(temporary, file);
+}
+
 const started = Date.now();
-await rm(outRoot, { recursive: true, force: true });
 const options = swcOptions({ rewritePaths: true });
 let count = 0;
 const jobs = [];
@@ -47,8 +52,9 @@ for (const dir of await projectSourceDirs()) {
         const target = path.join(outRoot, relative.replace(/\.ts$/, '.js'));
         const output = await swc.transformFile(file, { ...options, filename: file, sourceFileName: path.relative(path.dirname(target), file) });
         await mkdir(path.dirname(target), { recursive: true });
-        await writeFile(target, `${output.code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
-        if (output.map) await writeFile(`${target}.map`, output.map);
+        // Write then rename: a process loading dist/ while a test rebuilds never sees half a file.
+        await writeAtomically(target, `${output.code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
+        if (output.map) await writeAtomically(`${target}.map`, output.map);
         count += 1;
       })());
     }

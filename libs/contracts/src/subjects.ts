@@ -37,6 +37,8 @@ export const subjects = {
 
   /** `notify.work_available.<runtimeId>`: daemons claim on it instead of polling. */
   workAvailable: (runtimeId: string): string => `${NOTIFY_SUBJECT_PREFIX}.work_available.${assertSubjectToken(runtimeId, 'runtimeId')}`,
+  /** Every runtime's nudge: `notify.work_available.*`. */
+  workAvailableFilter: (): string => `${NOTIFY_SUBJECT_PREFIX}.work_available.*`,
 
   /** `cmd.task.claim` */
   command: (name: CommandName): string => `${COMMAND_SUBJECT_PREFIX}.${name}`,

@@ -20,6 +20,9 @@ import { registerTeardown } from './global-teardown-registry';
  * database as embedded. Workers inherit the chosen URLs through the environment.
  */
 export default async function globalSetup(): Promise<void> {
+  // Every test file provisions the stream catalog in its own namespace; JetStream reserves each
+  // stream's max_bytes, so keep test streams small (children and workers inherit this).
+  process.env['SWITCHYARD_STREAM_MAX_BYTES_CAP'] ??= String(64 * 1024 * 1024);
   if (!process.env[TEST_NATS_URL_KEY]) {
     process.env[TEST_NATS_URL_KEY] = await chooseNats();
   }

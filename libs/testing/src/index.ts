@@ -5,3 +5,4 @@ export * from './service-harness';
 export * from './service-boot.spec-suite';
 export * from './sample-agent';
 export * from './mock-model';
+export * from './service-child.process';

@@ -2,15 +2,23 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from './daemon.config';
 import { DAEMON_CONFIG, DAEMON_LOGGER } from './daemon.tokens';
+import { ClaimLoop } from './run-loop/claim-loop';
+import { SlotTracker } from './run-loop/slot-tracker';
 import { RuntimeRegistry } from './runtimes/runtime-registry';
 
-/** The daemon: runtimes detected on this machine, registered and heartbeated over NATS. */
+/** The daemon: runtimes detected and heartbeated, work claimed on nudges and run through the adapters. */
 @Module({})
 export class DaemonModule {
   static forRoot(config: DaemonConfig, logger: JsonLogger): DynamicModule {
     return {
       module: DaemonModule,
-      providers: [{ provide: DAEMON_CONFIG, useValue: config }, { provide: DAEMON_LOGGER, useValue: logger }, RuntimeRegistry],
+      providers: [
+        { provide: DAEMON_CONFIG, useValue: config },
+        { provide: DAEMON_LOGGER, useValue: logger },
+        { provide: SlotTracker, useValue: new SlotTracker(config.DAEMON_MAX_SLOTS) },
+        RuntimeRegistry,
+        ClaimLoop,
+      ],
       exports: [RuntimeRegistry],
     };
   }

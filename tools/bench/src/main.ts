@@ -3,15 +3,17 @@ import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { connectMessaging, deleteNamespaceStreams } from '@switchyard/messaging';
+import { startServiceChild } from '@switchyard/testing';
 import { provideBenchInfrastructure, serverVersions } from './bench-infrastructure';
 import { measureClaims } from './claim.bench';
 import { measureNatsRoundTrip } from './nats-request-reply.bench';
-import { startServiceChild } from './service-child';
 
 const format = (value: number, digits = 2): string => value.toFixed(digits);
 
 /** `npm run bench`: figures beside a baseline measured in the same run; never pass/fail. */
 async function main(): Promise<void> {
+  // The bench's namespace must not reserve production stream sizes on a shared server.
+  process.env['SWITCHYARD_STREAM_MAX_BYTES_CAP'] ??= String(256 * 1024 * 1024);
   const infrastructure = await provideBenchInfrastructure();
   const namespace = `bench${randomBytes(4).toString('hex')}`;
   const queue = await startServiceChild({

@@ -150,6 +150,8 @@ function childEnvironment(options: {
     HOST: options.config.SWITCHYARD_HOST,
     SWITCHYARD_HOME: options.config.homeDirectory,
     QUEUE_TASK_TOKEN_SECRET: process.env['QUEUE_TASK_TOKEN_SECRET'] ?? localTaskTokenSecret(options.config),
+    // A laptop's NATS need not reserve the production stream sizes.
+    SWITCHYARD_STREAM_MAX_BYTES_CAP: process.env['SWITCHYARD_STREAM_MAX_BYTES_CAP'] ?? String(256 * 1024 * 1024),
   };
   if (options.databaseUrl) env['DATABASE_URL'] = options.databaseUrl;
   else delete env['DATABASE_URL'];

@@ -52,9 +52,10 @@ export async function provisionStreams(
   const results: ProvisioningResult[] = [];
   // Catalog streams ask for 3 replicas; a single server (laptop, CI) can only hold 1.
   const maxReplicas = connection.nats.info?.cluster ? Number.POSITIVE_INFINITY : 1;
+  const maxBytesCap = streamMaxBytesCap();
   for (const definition of definitions) {
     validateStreamDefinition(definition);
-    const config = toStreamConfig(definition, connection.namespace, { maxReplicas });
+    const config = toStreamConfig(definition, connection.namespace, { maxReplicas, maxBytesCap });
     const action = await withCreateRace(() => provisionStream(connection, config));
     connection.logger.info({ stream: definition.name, action }, 'stream provisioned');
     results.push({ name: definition.name, action });
@@ -80,10 +81,23 @@ export async function provisionConsumers(
   return results;
 }
 
+/**
+ * JetStream reserves each file stream's `max_bytes` on the server up front. A small server (a
+ * laptop, CI, tests that give every file its own namespace) sets `SWITCHYARD_STREAM_MAX_BYTES_CAP`
+ * (bytes) to keep the catalog's production sizes from exhausting its storage.
+ */
+export function streamMaxBytesCap(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env['SWITCHYARD_STREAM_MAX_BYTES_CAP'];
+  if (raw === undefined || raw === '') return undefined;
+  const cap = Number(raw);
+  if (!Number.isInteger(cap) || cap <= 0) throw new InvalidDefinitionError(`SWITCHYARD_STREAM_MAX_BYTES_CAP must be a positive integer of bytes, got ${raw}`);
+  return cap;
+}
+
 export function toStreamConfig(
   definition: StreamDefinition,
   namespace: MessagingNamespace,
-  limits: { readonly maxReplicas: number } = { maxReplicas: Number.POSITIVE_INFINITY },
+  limits: { readonly maxReplicas: number; readonly maxBytesCap?: number } = { maxReplicas: Number.POSITIVE_INFINITY },
 ): DesiredStreamConfig {
   const config: DesiredStreamConfig = {
     name: namespace.stream(definition.name),
@@ -95,7 +109,7 @@ export function toStreamConfig(
   if (definition.description !== undefined) config.description = definition.description;
   if (definition.replicas !== undefined) config.num_replicas = Math.min(definition.replicas, limits.maxReplicas);
   if (definition.maxAgeMs !== undefined) config.max_age = nanos(definition.maxAgeMs);
-  if (definition.maxBytes !== undefined) config.max_bytes = definition.maxBytes;
+  if (definition.maxBytes !== undefined) config.max_bytes = Math.min(definition.maxBytes, limits.maxBytesCap ?? Number.POSITIVE_INFINITY);
   if (definition.maxMessages !== undefined) config.max_msgs = definition.maxMessages;
   if (definition.maxMessagesPerSubject !== undefined) config.max_msgs_per_subject = definition.maxMessagesPerSubject;
   if (definition.maxMessageSize !== undefined) config.max_msg_size = definition.maxMessageSize;

@@ -2,7 +2,7 @@ import { AckPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { InvalidDefinitionError } from '../errors/messaging.errors';
 import { createNamespace } from '../namespace/messaging.namespace';
 import { catalogStreamDefinitions, deadLetterStreamDefinition, validateConsumerDefinition, validateStreamDefinition } from './stream.definitions';
-import { differingFields, toConsumerConfig, toStreamConfig } from './stream.provisioner';
+import { differingFields, streamMaxBytesCap, toConsumerConfig, toStreamConfig } from './stream.provisioner';
 
 const namespace = createNamespace('ns1');
 const millisecond = 1_000_000;
@@ -24,6 +24,15 @@ describe('toStreamConfig', () => {
 
   it('namespaces the dead-letter stream', () => {
     expect(toStreamConfig(deadLetterStreamDefinition(), namespace)).toMatchObject({ name: 'ns1_DEAD_LETTERS', subjects: ['ns1.dlq.>'] });
+  });
+
+  it('caps max_bytes when a small server asks for it, and refuses a malformed cap', () => {
+    const definition = { name: 'TASKS', subjects: ['task.>'], maxBytes: 10 * 1024 ** 3 };
+    expect(toStreamConfig(definition, namespace, { maxReplicas: 1, maxBytesCap: 1024 }).max_bytes).toBe(1024);
+    expect(toStreamConfig(definition, namespace).max_bytes).toBe(10 * 1024 ** 3);
+    expect(streamMaxBytesCap({ SWITCHYARD_STREAM_MAX_BYTES_CAP: '65536' })).toBe(65536);
+    expect(streamMaxBytesCap({})).toBeUndefined();
+    expect(() => streamMaxBytesCap({ SWITCHYARD_STREAM_MAX_BYTES_CAP: 'lots' })).toThrow(InvalidDefinitionError);
   });
 
   it('clamps the replicas a definition asks for to what the server can hold', () => {

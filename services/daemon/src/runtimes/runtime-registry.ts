@@ -7,6 +7,7 @@ import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.tokens';
 import { detectRuntimes, type DetectedRuntime } from './runtime-detector';
 import { BUILT_IN_RUNTIME_IDENTITIES } from './runtime-identities';
 import { RuntimePresencePublisher } from './runtime-presence.publisher';
+import { SlotTracker } from '../run-loop/slot-tracker';
 
 /**
  * The runtimes this daemon offers: detected at boot and again periodically, registered when they
@@ -18,11 +19,14 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
   private readonly publisher: RuntimePresencePublisher;
   private readonly timers: NodeJS.Timeout[] = [];
   private work: Promise<void> = Promise.resolve();
+  private detectedOnce!: () => void;
+  private readonly detected = new Promise<void>((resolve) => (this.detectedOnce = resolve));
 
   constructor(
     @Inject(MESSAGING_CONNECTION) connection: MessagingConnection,
     @Inject(DAEMON_CONFIG) private readonly config: DaemonConfig,
     @Inject(DAEMON_LOGGER) private readonly logger: JsonLogger,
+    private readonly slots: SlotTracker,
   ) {
     this.publisher = new RuntimePresencePublisher(connection, config.DAEMON_ID);
   }
@@ -31,8 +35,14 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
     return [...this.runtimes.values()];
   }
 
+  /** Resolves after the first detection (bootstrap hooks of providers run concurrently). */
+  whenDetected(): Promise<void> {
+    return this.detected;
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     await this.redetect();
+    this.detectedOnce();
     await this.heartbeat();
     this.timers.push(setInterval(() => this.serially(() => this.heartbeat()), this.config.DAEMON_HEARTBEAT_INTERVAL_MS));
     this.timers.push(setInterval(() => this.serially(() => this.redetect()), this.config.DAEMON_REDETECT_INTERVAL_MS));
@@ -74,7 +84,7 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   private async heartbeat(): Promise<void> {
-    // No run loop yet (issue 4 continues): every slot is free and no task is active.
-    await Promise.all(this.current().map((runtime) => this.publisher.heartbeat(runtime, { activeTaskIds: [], freeSlots: this.config.DAEMON_MAX_SLOTS })));
+    const state = { activeTaskIds: this.slots.activeTaskIds(), freeSlots: this.slots.freeSlots };
+    await Promise.all(this.current().map((runtime) => this.publisher.heartbeat(runtime, state)));
   }
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -7,20 +8,26 @@ export interface ServiceChild {
   stop(): Promise<void>;
 }
 
-/** Runs a built service as its own process (as in production) and waits until it listens. */
+/**
+ * Runs a built service (`dist/<entry>`, see `npm run build`) as its own process, as in production,
+ * and waits until it listens. Needs LOG_LEVEL info or lower: it waits for the listening line.
+ */
 export function startServiceChild(options: { readonly entry: string; readonly env: NodeJS.ProcessEnv; readonly timeoutMs: number }): Promise<ServiceChild> {
-  const distRoot = path.resolve(__dirname, '../../..');
+  const distRoot = path.join(workspaceRoot(), 'dist');
   const child: ChildProcess = spawn(process.execPath, [path.join(distRoot, options.entry)], { env: options.env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${options.entry} did not start within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
+    const lastLines: string[] = [];
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${options.entry} exited with ${code} before listening`));
+      reject(new Error(`${options.entry} exited with ${code} before listening:\n${lastLines.join('\n')}`));
     });
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      lastLines.push(line.slice(0, 2_000));
+      if (lastLines.length > 5) lastLines.shift();
       const parsed = safeParse(line);
       if (parsed?.event === 'service_listening' && typeof parsed.url === 'string') {
         clearTimeout(timer);
@@ -37,6 +44,14 @@ export function startServiceChild(options: { readonly entry: string; readonly en
       }
     });
   });
+}
+
+/** The repository root, from the sources (jest) or from their build in dist/ alike. */
+function workspaceRoot(): string {
+  for (let directory = __dirname; directory !== path.dirname(directory); directory = path.dirname(directory)) {
+    if (existsSync(path.join(directory, 'nx.json'))) return directory;
+  }
+  throw new Error('the Switchyard repository root was not found above ' + __dirname);
 }
 
 function safeParse(line: string): { event?: unknown; url?: unknown } | undefined {

@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { subjects, type ClaimedTask } from '@switchyard/contracts';
+import { createClaudeStreamJsonBackend, type Backend } from '@switchyard/agent-adapters';
+import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
+import type { JsonLogger } from '@switchyard/service-kit';
+import type { DaemonConfig } from '../daemon.config';
+import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.tokens';
+import { TaskMessageOutbox } from '../outbox/task-message.outbox';
+import type { DetectedRuntime } from '../runtimes/runtime-detector';
+import { RuntimeRegistry } from '../runtimes/runtime-registry';
+import { QueueClient } from './queue.client';
+import { SlotTracker } from './slot-tracker';
+import { runClaimedTask } from './task-runner';
+
+/** Runs on the queue's nudge; this slow poll only catches a lost nudge. */
+const SAFETY_POLL_MS = 30_000;
+
+/**
+ * Claims work for this daemon's runtimes when the queue says there is some (and on a slow safety
+ * poll), never beyond the free slots, and runs each claimed task. At shutdown it stops claiming and
+ * ends the runs truthfully: aborted, reported as `cancelled_by_shutdown` so the queue retries them.
+ */
+@Injectable()
+export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly queue: QueueClient;
+  private readonly shutdown = new AbortController();
+  private readonly running = new Set<Promise<void>>();
+  private readonly backends = new Map<string, Backend>([['claude-stream-json', createClaudeStreamJsonBackend()]]);
+  private outbox: TaskMessageOutbox | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private claiming: Promise<void> = Promise.resolve();
+  private claimAgain = false;
+  private readonly subscriptions: Array<{ unsubscribe(): void }> = [];
+
+  constructor(
+    @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
+    @Inject(DAEMON_CONFIG) private readonly config: DaemonConfig,
+    @Inject(DAEMON_LOGGER) private readonly logger: JsonLogger,
+    private readonly registry: RuntimeRegistry,
+    private readonly slots: SlotTracker,
+  ) {
+    this.queue = new QueueClient(connection);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.outbox = await TaskMessageOutbox.open({ directory: path.resolve(this.config.SWITCHYARD_HOME, 'outbox'), connection: this.connection, logger: this.logger });
+    await this.registry.whenDetected();
+    // One subscription for every runtime, also those detected later; others' nudges are ignored.
+    const nudges = this.connection.nats.subscribe(this.connection.namespace.subject(subjects.workAvailableFilter()));
+    this.subscriptions.push(nudges);
+    void (async () => {
+      for await (const nudge of nudges) {
+        const runtimeId = this.connection.namespace.logicalSubject(nudge.subject).split('.').pop();
+        if (this.registry.current().some((runtime) => runtime.runtimeId === runtimeId)) this.requestClaim();
+      }
+    })();
+    this.poll = setInterval(() => this.requestClaim(), SAFETY_POLL_MS);
+    this.requestClaim();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.poll);
+    this.subscriptions.forEach((subscription) => subscription.unsubscribe());
+    this.shutdown.abort();
+    await this.claiming;
+    await Promise.allSettled([...this.running]);
+    await this.outbox?.stop();
+  }
+
+  /** Coalesces nudges: one claim at a time, and one more if nudged meanwhile. */
+  private requestClaim(): void {
+    if (this.shutdown.signal.aborted) return;
+    this.claimAgain = true;
+    this.claiming = this.claiming.then(async () => {
+      while (this.claimAgain && !this.shutdown.signal.aborted) {
+        this.claimAgain = false;
+        await this.claimOnce().catch((error: unknown) => this.logger.warn({ err: error }, 'claim failed'));
+      }
+    });
+  }
+
+  private async claimOnce(): Promise<void> {
+    const runtimes = this.registry.current().filter((runtime) => this.backends.has(runtime.identity.protocolFamily));
+    if (runtimes.length === 0 || this.slots.freeSlots === 0) return;
+    const reply = await this.queue.send('task.claim', { daemonId: this.config.DAEMON_ID, runtimeIds: runtimes.map((runtime) => runtime.runtimeId), maxTasks: this.slots.freeSlots });
+    if (!reply.ok) return;
+    for (const task of reply.result.tasks) this.start(task, runtimes);
+    // A full batch means there may be more waiting.
+    if (reply.result.tasks.length > 0 && this.slots.freeSlots > 0) this.claimAgain = true;
+  }
+
+  private start(task: ClaimedTask, runtimes: DetectedRuntime[]): void {
+    const runtime = runtimes.find((candidate) => candidate.runtimeId === task.runtimeId);
+    if (!runtime || !this.outbox) return;
+    this.slots.take(task.taskId);
+    const run = runClaimedTask(task, runtime, {
+      daemonId: this.config.DAEMON_ID,
+      connection: this.connection,
+      queue: this.queue,
+      outbox: this.outbox,
+      logger: this.logger,
+      workspacesRoot: path.resolve(this.config.SWITCHYARD_HOME, 'workspaces'),
+      ownerId: this.ownerId(),
+      homeFor: (target) => this.directory('runtime-homes', target.identity.identity),
+      runtimeEnvironmentFor: (target) => launcherEnvironment(target),
+      backendFor: (target) => this.backends.get(target.identity.protocolFamily),
+      renewEveryMs: 10_000,
+      shutdown: this.shutdown.signal,
+    })
+      .catch((error: unknown) => this.logger.error({ err: error, taskId: task.taskId }, 'task run failed unexpectedly'))
+      .finally(() => {
+        this.slots.release(task.taskId);
+        this.running.delete(run);
+        this.requestClaim();
+      });
+    this.running.add(run);
+  }
+
+  /** This installation's id, kept across restarts: it proves work directories are ours. */
+  private ownerId(): string {
+    const file = path.join(this.directory(), 'owner-id');
+    if (!existsSync(file)) writeFileSync(file, randomBytes(16).toString('hex'), { mode: 0o600 });
+    return readFileSync(file, 'utf8').trim();
+  }
+
+  private directory(...segments: string[]): string {
+    const directory = path.resolve(this.config.SWITCHYARD_HOME, ...segments);
+    mkdirSync(directory, { recursive: true });
+    return directory;
+  }
+}
+
+/** What each CLI needs to stay offline-quiet and non-interactive (shared/agent-clis.md). */
+function launcherEnvironment(runtime: DetectedRuntime): Record<string, string> {
+  if (runtime.identity.protocolFamily !== 'claude-stream-json') return {};
+  return {
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    // As root, bypassPermissions is refused unless the CLI is told it runs sandboxed.
+    ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
+  };
+}

@@ -1,0 +1,163 @@
+import { createEvent, messageIds, subjects, type AgentMessage, type ClaimedTask, type TaskFailureReason } from '@switchyard/contracts';
+import type { AgentRunResult, AgentSession, Backend } from '@switchyard/agent-adapters';
+import type { MessagingConnection } from '@switchyard/messaging';
+import type { JsonLogger } from '@switchyard/service-kit';
+import { prepareExecEnv } from '../exec-env';
+import type { TaskMessageOutbox } from '../outbox/task-message.outbox';
+import type { DetectedRuntime } from '../runtimes/runtime-detector';
+import type { QueueClient } from './queue.client';
+import { failureReasonOf } from './run-outcome.mapper';
+
+export interface TaskRunnerDependencies {
+  readonly daemonId: string;
+  readonly connection: MessagingConnection;
+  readonly queue: QueueClient;
+  readonly outbox: TaskMessageOutbox;
+  readonly logger: JsonLogger;
+  readonly workspacesRoot: string;
+  readonly ownerId: string;
+  /** HOME per runtime: CLIs keep their session stores there, so resumes find them. */
+  readonly homeFor: (runtime: DetectedRuntime) => string;
+  /** Launcher variables per runtime (telemetry off, sandbox flags). */
+  readonly runtimeEnvironmentFor: (runtime: DetectedRuntime) => Record<string, string>;
+  readonly backendFor: (runtime: DetectedRuntime) => Backend | undefined;
+  readonly renewEveryMs: number;
+  /** Aborted at daemon shutdown: runs end `aborted` and are reported as such. */
+  readonly shutdown: AbortSignal;
+}
+
+/**
+ * Runs one claimed task: exec env, `task.start`, the CLI through its adapter, every unified
+ * message into the outbox with its seq, lease renewals (which also carry a missed cancel), cancel
+ * by push, one fresh retry when a resume is rejected before any tool ran, and the terminal report
+ * retried until the queue answers.
+ */
+export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime, dependencies: TaskRunnerDependencies): Promise<void> {
+  const { queue, logger } = dependencies;
+  const log = logger.child({ taskId: task.taskId, attempt: task.attempt });
+  let seq = 0;
+  const publishMessage = async (message: AgentMessage): Promise<void> => {
+    const envelope = createEvent({ type: 'task.message', payload: { taskId: task.taskId, seq, attempt: task.attempt, message } });
+    await dependencies.outbox.enqueue({ taskId: task.taskId, seq, subject: subjects.forEvent(envelope), messageId: messageIds.taskMessage(task.taskId, seq), body: envelope });
+    seq += 1;
+  };
+  const report = (payload: { reason: TaskFailureReason; message: string; sessionId: string | null; detail: string | null; durationMs: number | null }) =>
+    queue.sendUntilAnswered('task.fail', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId, ...payload });
+
+  const backend = dependencies.backendFor(runtime);
+  if (!backend) {
+    await report({ reason: 'exec_env_failed', message: `no adapter for ${runtime.identity.protocolFamily} yet`, sessionId: null, detail: null, durationMs: null });
+    return;
+  }
+
+  let workDirectory: string;
+  let environment: Record<string, string>;
+  try {
+    const prepared = await prepareExecEnv({
+      root: dependencies.workspacesRoot,
+      ownerId: dependencies.ownerId,
+      task,
+      protocolFamily: runtime.identity.protocolFamily,
+      runtimeIdentity: runtime.identity.identity,
+      priorWorkDirectory: task.resume.status === 'resume' ? task.resume.workDir : null,
+      provideSkill: () => Promise.resolve(undefined),
+      home: dependencies.homeFor(runtime),
+      runtimeEnvironment: dependencies.runtimeEnvironmentFor(runtime),
+    });
+    workDirectory = prepared.workDirectory;
+    environment = prepared.environment;
+    if (prepared.rejectedEnvironmentKeys.length > 0) {
+      await publishMessage({ type: 'log', level: 'warn', text: `agent environment keys refused: ${prepared.rejectedEnvironmentKeys.map((key) => key.key).join(', ')}` });
+    }
+  } catch (error) {
+    log.error({ err: error }, 'preparing the exec env failed');
+    await report({ reason: 'exec_env_failed', message: error instanceof Error ? error.message : String(error), sessionId: null, detail: null, durationMs: null });
+    return;
+  }
+
+  const resumeSessionId = task.resume.status === 'resume' ? task.resume.sessionId : undefined;
+  const started = await queue.sendUntilAnswered('task.start', {
+    taskId: task.taskId,
+    attempt: task.attempt,
+    daemonId: dependencies.daemonId,
+    workDir: workDirectory,
+    resumedSessionId: resumeSessionId ?? null,
+  });
+  if (!started.ok) {
+    log.warn({ refusal: started.error }, 'the queue refused the start; dropping the run');
+    return;
+  }
+
+  const execute = (resume: string | undefined): Promise<AgentSession> =>
+    backend.execute(task.prompt, {
+      cwd: workDirectory,
+      env: environment,
+      executable: runtime.executablePath,
+      ...(task.agent.model ? { model: task.agent.model } : {}),
+      ...(resume ? { resumeSessionId: resume } : {}),
+      launchArgs: task.agent.extraArgs,
+      signal: dependencies.shutdown,
+    });
+
+  let session = await execute(resumeSessionId);
+  let result = await followSession(session, task, dependencies, publishMessage, started.result.cancelRequested);
+  if (result.resumeRejected && !result.toolRan && resumeSessionId) {
+    await publishMessage({ type: 'status', state: 'resume_rejected', progress: 'the CLI rejected the session; starting fresh' });
+    session = await execute(undefined);
+    result = await followSession(session, task, dependencies, publishMessage, false);
+  }
+  await dependencies.outbox.closeTask(task.taskId);
+
+  if (result.status === 'completed') {
+    await queue.sendUntilAnswered('task.complete', {
+      taskId: task.taskId,
+      attempt: task.attempt,
+      daemonId: dependencies.daemonId,
+      sessionId: result.sessionId ?? null,
+      output: result.output,
+      durationMs: Math.round(result.durationMs),
+      usage: [...result.usage],
+    });
+  } else {
+    await report({
+      reason: failureReasonOf(result),
+      message: result.error?.message ?? `run ended ${result.status}`,
+      sessionId: result.sessionId ?? null,
+      detail: result.error?.stderrTail ?? null,
+      durationMs: Math.round(result.durationMs),
+    });
+  }
+  log.info({ event: 'task_run_ended', status: result.status, messages: seq }, 'task run ended');
+}
+
+/** Streams the session into the outbox while renewing the lease and listening for a pushed cancel. */
+async function followSession(
+  session: AgentSession,
+  task: ClaimedTask,
+  dependencies: TaskRunnerDependencies,
+  publishMessage: (message: AgentMessage) => Promise<void>,
+  cancelAlreadyRequested: boolean,
+): Promise<AgentRunResult> {
+  const { connection, queue } = dependencies;
+  const cancelPush = connection.nats.subscribe(connection.namespace.subject(subjects.taskEvent('task.cancel_requested', task.taskId)), { max: 1 });
+  void (async () => {
+    for await (const _ of cancelPush) await session.cancel();
+  })();
+  if (cancelAlreadyRequested) await session.cancel();
+  const renewal = setInterval(() => {
+    void queue
+      .send('task.renew', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId })
+      .then(async (reply) => {
+        // A cancel we missed, or the queue gave the attempt up (e.g. we were offline): stop now.
+        if (!reply.ok || reply.result.cancelRequested) await session.cancel();
+      })
+      .catch(() => undefined);
+  }, dependencies.renewEveryMs);
+  try {
+    for await (const message of session.messages) await publishMessage(message);
+    return await session.result;
+  } finally {
+    clearInterval(renewal);
+    cancelPush.unsubscribe();
+  }
+}
