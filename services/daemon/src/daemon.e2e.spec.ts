@@ -23,10 +23,10 @@ const DAEMON_ID = 'daemon-e2e';
 
 /**
  * End to end, every part real: the queue and the daemon as built processes, real NATS and
- * Postgres, the real Claude Code CLI against the mock model. A task enqueued over NATS is claimed
+ * Postgres, the real Claude Code, Codex and Gemini CLIs against the mock model. A task enqueued over NATS is claimed
  * on the queue's nudge, runs, and its timeline lands on JetStream in seq order.
  */
-describe('enqueue → queue → daemon → real Claude Code → timeline on JetStream', () => {
+describe('enqueue → queue → daemon → real agent CLIs → timeline on JetStream', () => {
   let database: TestDatabase;
   let model: MockModelServer;
   let queue: ServiceChild;
@@ -77,16 +77,22 @@ describe('enqueue → queue → daemon → real Claude Code → timeline on JetS
     }
   }
 
-  it('runs the task on the real CLI and streams tool-use, tool-result and text in seq order, then completes', async () => {
-    const target = path.join(home, 'proof-of-work.txt');
+  const RUNTIMES = [
+    { identity: 'claude-code', model: null, env: (url: string) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-mock-not-a-secret' }) },
+    { identity: 'codex', model: 'mock-model', env: (url: string) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'sk-mock-not-a-secret' }) },
+    { identity: 'gemini-cli', model: null, env: (url: string) => ({ GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'mock-not-a-secret' }) },
+  ] as const;
+
+  it.each(RUNTIMES)('runs a task on the real $identity and streams its timeline in seq order, then completes', async ({ identity, model: agentModel, env }) => {
+    const target = path.join(home, `proof-of-${identity}.txt`);
     const payload: CommandPayloadOf<'task.enqueue'> = {
       workspaceId: 'workspace-e2e',
-      agentId: 'agent-e2e',
-      agent: sampleAgentSnapshot({ env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-mock-not-a-secret' } }),
-      runtimeId: `${DAEMON_ID}-claude-code`,
+      agentId: `agent-${identity}`,
+      agent: sampleAgentSnapshot({ model: agentModel, env: env(model.url) }),
+      runtimeId: `${DAEMON_ID}-${identity}`,
       source: { kind: 'quick_create' },
       priority: 0,
-      prompt: `Write the proof [[scenario:tool-write-file ${target} done by claude]]`,
+      prompt: `Write the proof [[scenario:tool-write-file ${target} done by ${identity}]]`,
       forceFreshSession: false,
       maxAttempts: null,
       fireAt: null,
@@ -97,19 +103,24 @@ describe('enqueue → queue → daemon → real Claude Code → timeline on JetS
     if (!reply.ok) throw new Error(`enqueue refused: ${reply.error.message}`);
     const { taskId } = reply.result;
 
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + 150_000;
     let status = await taskStatus(taskId);
     while (status !== 'completed' && status !== 'failed' && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       status = await taskStatus(taskId);
     }
     expect(status).toBe('completed');
-    expect(await readFile(target, 'utf8')).toBe('done by claude');
+    expect(await readFile(target, 'utf8')).toBe(`done by ${identity}`);
 
     const timeline = (await readStream(connection, STREAM_CATALOG.TASK_EVENTS.name))
       .filter((message) => message.subject === subjects.taskEvent('task.message', taskId))
       .map((message) => (JSON.parse(message.text) as { payload: { seq: number; message: AgentMessage } }).payload);
     expect(timeline.map((entry) => entry.seq)).toEqual(timeline.map((_, index) => index));
-    expect(timeline.map((entry) => entry.message.type)).toEqual(['status', 'tool-use', 'tool-result', 'text']);
+    const types = timeline.map((entry) => entry.message.type);
+    // Every CLI shows the tool call, its result and a final text, in that order.
+    const toolUse = types.indexOf('tool-use');
+    expect(toolUse).toBeGreaterThanOrEqual(0);
+    expect(types.indexOf('tool-result', toolUse)).toBeGreaterThan(toolUse);
+    expect(types.lastIndexOf('text')).toBeGreaterThan(types.indexOf('tool-result', toolUse));
   }, 180_000);
 });

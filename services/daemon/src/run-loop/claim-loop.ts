@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { subjects, type ClaimedTask } from '@switchyard/contracts';
-import { createClaudeStreamJsonBackend, type Backend } from '@switchyard/agent-adapters';
+import { createClaudeStreamJsonBackend, createCodexAppServerBackend, createGeminiAcpBackend, type Backend } from '@switchyard/agent-adapters';
+import { prepareRuntimeLaunch } from './runtime-launch.preparer';
 import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from '../daemon.config';
@@ -28,7 +29,11 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   private readonly queue: QueueClient;
   private readonly shutdown = new AbortController();
   private readonly running = new Set<Promise<void>>();
-  private readonly backends = new Map<string, Backend>([['claude-stream-json', createClaudeStreamJsonBackend()]]);
+  private readonly backends = new Map<string, Backend>([
+    ['claude-stream-json', createClaudeStreamJsonBackend()],
+    ['codex-app-server', createCodexAppServerBackend()],
+    ['acp', createGeminiAcpBackend()],
+  ]);
   private outbox: TaskMessageOutbox | undefined;
   private poll: NodeJS.Timeout | undefined;
   private claiming: Promise<void> = Promise.resolve();
@@ -105,7 +110,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
       workspacesRoot: path.resolve(this.config.SWITCHYARD_HOME, 'workspaces'),
       ownerId: this.ownerId(),
       homeFor: (target) => this.directory('runtime-homes', target.identity.identity),
-      runtimeEnvironmentFor: (target) => launcherEnvironment(target),
+      runtimeEnvironmentFor: (target, claimed, home) => prepareRuntimeLaunch(target, claimed, home),
       backendFor: (target) => this.backends.get(target.identity.protocolFamily),
       renewEveryMs: 10_000,
       shutdown: this.shutdown.signal,
@@ -131,17 +136,4 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     mkdirSync(directory, { recursive: true });
     return directory;
   }
-}
-
-/** What each CLI needs to stay offline-quiet and non-interactive (shared/agent-clis.md). */
-function launcherEnvironment(runtime: DetectedRuntime): Record<string, string> {
-  if (runtime.identity.protocolFamily !== 'claude-stream-json') return {};
-  return {
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    // As root, bypassPermissions is refused unless the CLI is told it runs sandboxed.
-    ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
-  };
 }

@@ -18,8 +18,8 @@ export interface TaskRunnerDependencies {
   readonly ownerId: string;
   /** HOME per runtime: CLIs keep their session stores there, so resumes find them. */
   readonly homeFor: (runtime: DetectedRuntime) => string;
-  /** Launcher variables per runtime (telemetry off, sandbox flags). */
-  readonly runtimeEnvironmentFor: (runtime: DetectedRuntime) => Record<string, string>;
+  /** Launcher variables and per-runtime files (telemetry off, sandbox flags, CLI config). */
+  readonly runtimeEnvironmentFor: (runtime: DetectedRuntime, task: ClaimedTask, home: string) => Promise<Record<string, string>>;
   readonly backendFor: (runtime: DetectedRuntime) => Backend | undefined;
   readonly renewEveryMs: number;
   /** Aborted at daemon shutdown: runs end `aborted` and are reported as such. */
@@ -62,7 +62,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
       priorWorkDirectory: task.resume.status === 'resume' ? task.resume.workDir : null,
       provideSkill: () => Promise.resolve(undefined),
       home: dependencies.homeFor(runtime),
-      runtimeEnvironment: dependencies.runtimeEnvironmentFor(runtime),
+      runtimeEnvironment: await dependencies.runtimeEnvironmentFor(runtime, task, dependencies.homeFor(runtime)),
     });
     workDirectory = prepared.workDirectory;
     environment = prepared.environment;

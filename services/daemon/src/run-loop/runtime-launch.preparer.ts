@@ -1,0 +1,43 @@
+import path from 'node:path';
+import type { ClaimedTask } from '@switchyard/contracts';
+import { writeCodexHome, writeGeminiHome } from '@switchyard/agent-adapters';
+import type { DetectedRuntime } from '../runtimes/runtime-detector';
+
+/** The provider endpoint and model an agent asks for, from its own environment and snapshot. */
+const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const CODEX_DEFAULT_MODEL = 'gpt-5.5';
+
+/**
+ * What each CLI needs around it to run unattended and offline-quiet (shared/agent-clis.md): trusted
+ * launcher variables, plus the per-runtime files some CLIs read (Codex's `config.toml`, Gemini's
+ * settings). The runtime's HOME is shared by its tasks so resumes find the CLI's session store;
+ * tasks of agents with different providers on one Codex runtime rewrite its config in turn.
+ */
+export async function prepareRuntimeLaunch(runtime: DetectedRuntime, task: ClaimedTask, home: string): Promise<Record<string, string>> {
+  switch (runtime.identity.protocolFamily) {
+    case 'claude-stream-json':
+      return {
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        // As root, bypassPermissions is refused unless the CLI is told it runs sandboxed.
+        ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
+      };
+    case 'codex-app-server': {
+      const codexHome = await writeCodexHome({
+        directory: path.join(home, 'codex-home'),
+        baseUrl: task.agent.env['OPENAI_BASE_URL'] ?? OPENAI_DEFAULT_BASE_URL,
+        model: task.agent.model ?? CODEX_DEFAULT_MODEL,
+        apiKeyVariable: 'OPENAI_API_KEY',
+        codexExecutable: runtime.executablePath,
+      });
+      return { ...codexHome.env };
+    }
+    case 'acp':
+      await writeGeminiHome({ home });
+      return { GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+    default:
+      return {};
+  }
+}
