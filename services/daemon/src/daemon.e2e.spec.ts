@@ -122,5 +122,11 @@ describe('enqueue → queue → daemon → real agent CLIs → timeline on JetSt
     expect(toolUse).toBeGreaterThanOrEqual(0);
     expect(types.indexOf('tool-result', toolUse)).toBeGreaterThan(toolUse);
     expect(types.lastIndexOf('text')).toBeGreaterThan(types.indexOf('tool-result', toolUse));
+    // The CLI's session was pinned for the next task to resume.
+    const pinned = (await readStream(connection, STREAM_CATALOG.SESSION_EVENTS.name))
+      .map((message) => JSON.parse(message.text) as { type: string; payload: { taskId: string; workDir: string } })
+      .filter((event) => event.type === 'session.pinned' && event.payload.taskId === taskId);
+    expect(pinned).toHaveLength(1);
+    expect(pinned[0]!.payload.workDir).toContain(path.join(home, 'workspaces'));
   }, 180_000);
 });

@@ -1,6 +1,6 @@
 import { createEvent, messageIds, subjects, type AgentMessage, type ClaimedTask, type TaskFailureReason } from '@switchyard/contracts';
 import type { AgentRunResult, AgentSession, Backend } from '@switchyard/agent-adapters';
-import type { MessagingConnection } from '@switchyard/messaging';
+import { publish, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { prepareExecEnv } from '../exec-env';
 import type { TaskMessageOutbox } from '../outbox/task-message.outbox';
@@ -36,7 +36,13 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
   const { queue, logger } = dependencies;
   const log = logger.child({ taskId: task.taskId, attempt: task.attempt });
   let seq = 0;
+  let pinnedSessionId: string | undefined;
+  let workDirectory = '';
   const publishMessage = async (message: AgentMessage): Promise<void> => {
+    if (message.type === 'status' && message.sessionId && message.sessionId !== pinnedSessionId) {
+      pinnedSessionId = message.sessionId;
+      await pinSession({ task, runtime, sessionId: message.sessionId, workDirectory, dependencies });
+    }
     const envelope = createEvent({ type: 'task.message', payload: { taskId: task.taskId, seq, attempt: task.attempt, message } });
     await dependencies.outbox.enqueue({ taskId: task.taskId, seq, subject: subjects.forEvent(envelope), messageId: messageIds.taskMessage(task.taskId, seq), body: envelope });
     seq += 1;
@@ -50,7 +56,6 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     return;
   }
 
-  let workDirectory: string;
   let environment: Record<string, string>;
   try {
     const prepared = await prepareExecEnv({
@@ -128,6 +133,34 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     });
   }
   log.info({ event: 'task_run_ended', status: result.status, messages: seq }, 'task run ended');
+}
+
+/**
+ * Announces the CLI's session as soon as it is known (`session.pinned`), so a crash later in the
+ * run still leaves a session the next task can resume. Best effort: the id also travels in the
+ * timeline's status message.
+ */
+async function pinSession(options: {
+  readonly task: ClaimedTask;
+  readonly runtime: DetectedRuntime;
+  readonly sessionId: string;
+  readonly workDirectory: string;
+  readonly dependencies: TaskRunnerDependencies;
+}): Promise<void> {
+  const { task, sessionId } = options;
+  try {
+    const envelope = createEvent({
+      type: 'session.pinned',
+      payload: { sessionId, taskId: task.taskId, attempt: task.attempt, runtimeId: options.runtime.runtimeId, workDir: options.workDirectory },
+    });
+    await publish(options.dependencies.connection, {
+      subject: subjects.forEvent(envelope),
+      data: envelope,
+      messageId: `session-pinned:${task.taskId}:${task.attempt}:${sessionId}`,
+    });
+  } catch (error) {
+    options.dependencies.logger.warn({ err: error, taskId: task.taskId, sessionId }, 'session could not be pinned; it stays in the timeline');
+  }
 }
 
 /** Streams the session into the outbox while renewing the lease and listening for a pushed cancel. */
