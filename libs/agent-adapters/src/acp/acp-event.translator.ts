@@ -10,7 +10,7 @@ import type {
   JsonRpcErrorObject,
   JsonRpcId,
 } from './acp-wire.types';
-import { describeJsonRpcError } from './json-rpc.connection';
+import { describeJsonRpcError } from '../json-rpc/json-rpc.connection';
 
 export const ACP_ADAPTER_ID = 'acp';
 

@@ -4,31 +4,8 @@
 
 export const ACP_PROTOCOL_VERSION = 1;
 
-export type JsonRpcId = number | string;
-
-export interface JsonRpcRequestFrame {
-  readonly jsonrpc?: '2.0';
-  readonly id: JsonRpcId;
-  readonly method: string;
-  readonly params?: unknown;
-}
-export interface JsonRpcNotificationFrame {
-  readonly jsonrpc?: '2.0';
-  readonly method: string;
-  readonly params?: unknown;
-}
-export interface JsonRpcErrorObject {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
-export interface JsonRpcResponseFrame {
-  readonly jsonrpc?: '2.0';
-  readonly id: JsonRpcId | null;
-  readonly result?: unknown;
-  readonly error?: JsonRpcErrorObject;
-}
-export type JsonRpcFrame = JsonRpcRequestFrame | JsonRpcNotificationFrame | JsonRpcResponseFrame;
+export type { JsonRpcErrorObject, JsonRpcFrame, JsonRpcId, JsonRpcNotificationFrame, JsonRpcRequestFrame, JsonRpcResponseFrame } from '../json-rpc/json-rpc.types';
+import type { JsonRpcFrame } from '../json-rpc/json-rpc.types';
 
 /** One frame of the conversation, tagged with its sender: what the translator reads and fixtures hold. */
 export interface AcpTrafficEvent {

@@ -11,7 +11,7 @@ import {
   type AcpRequestPermissionResult,
 } from './acp-wire.types';
 import { waitOutGeminiSameMinuteLoad } from './gemini-session.guard';
-import { createJsonRpcConnection, JSON_RPC_ERROR_CODES, JsonRpcRemoteError } from './json-rpc.connection';
+import { createJsonRpcConnection, JSON_RPC_ERROR_CODES, JsonRpcRemoteError } from '../json-rpc/json-rpc.connection';
 
 /** How tool permission requests are answered: `allow` picks an allow option (once before always). */
 export type AcpPermissionPolicy = 'allow' | 'reject';

@@ -7,9 +7,10 @@ import {
   createJsonRpcConnection,
   JSON_RPC_ERROR_CODES,
   JsonRpcConnectionClosedError,
-  JsonRpcResponseError,
+  JsonRpcRemoteError,
+  describeJsonRpcError,
   type JsonRpcConnection,
-} from './json-rpc.connection';
+} from '../json-rpc/json-rpc.connection';
 
 export interface CodexAppServerBackendOptions {
   /** Sent with `thread/start` / `thread/resume`; approval requests are accepted either way. */
@@ -20,13 +21,17 @@ export interface CodexAppServerBackendOptions {
   readonly clientVersion?: string;
 }
 
-const isResumeRejection = (error: unknown): error is JsonRpcResponseError =>
-  error instanceof JsonRpcResponseError && error.code === JSON_RPC_ERROR_CODES.invalidRequest && CODEX_RESUME_REJECTED.test(error.message);
+const isResumeRejection = (error: unknown): error is JsonRpcRemoteError =>
+  error instanceof JsonRpcRemoteError && error.code === JSON_RPC_ERROR_CODES.invalidRequest && CODEX_RESUME_REJECTED.test(error.message);
+
+/** A request from Codex (it has a method and an id), answered by the connection, not translated. */
+const isServerRequest = (frame: unknown): boolean =>
+  typeof frame === 'object' && frame !== null && typeof (frame as { method?: unknown }).method === 'string' && (frame as { id?: unknown }).id != null;
 
 /** Answers Codex's server requests: approvals per policy (accept), anything else is unsupported. */
 function answerServerRequest(method: string): unknown {
   if (Object.hasOwn(CODEX_APPROVAL_REQUESTS, method)) return CODEX_APPROVAL_REQUESTS[method as keyof typeof CODEX_APPROVAL_REQUESTS];
-  throw new JsonRpcResponseError({ method, error: { code: JSON_RPC_ERROR_CODES.methodNotFound, message: `switchyard does not handle ${method}` } });
+  throw new JsonRpcRemoteError(method, { code: JSON_RPC_ERROR_CODES.methodNotFound, message: `switchyard does not handle ${method}` });
 }
 
 /**
@@ -47,7 +52,7 @@ export function createCodexAppServerBackend(backendOptions: CodexAppServerBacken
       let turnId: string | undefined;
 
       const connection: JsonRpcConnection = createJsonRpcConnection({
-        write: (line) => (input ? input.writeStdin(`${line}\n`) : Promise.reject(new Error('codex app-server is not running yet'))),
+        write: (line) => (input ? input.writeStdin(line) : Promise.reject(new Error('codex app-server is not running yet'))),
         onRequest: answerServerRequest,
         onNotification: (method, params) => {
           if (method === 'turn/started') turnId = (params as { turn?: { id?: string } }).turn?.id ?? turnId;
@@ -58,7 +63,9 @@ export function createCodexAppServerBackend(backendOptions: CodexAppServerBacken
         context = translatorContext;
         const translate = createCodexEventTranslator(translatorContext);
         return (frame: unknown) => {
-          if (connection.receive(frame) === 'request') return;
+          const serverRequest = isServerRequest(frame);
+          connection.receive(frame);
+          if (serverRequest) return;
           translate(frame);
         };
       };
@@ -66,7 +73,8 @@ export function createCodexAppServerBackend(backendOptions: CodexAppServerBacken
       /** A request the run cannot go on without failed: say why and let the process exit. */
       const failRun = (error: unknown, method: string): void => {
         if (error instanceof JsonRpcConnectionClosedError || !context) return; // the exit tells the story
-        const message = error instanceof Error ? error.message : String(error);
+        // Codex's own words for a refused request; the method is named separately below.
+        const message = error instanceof JsonRpcRemoteError ? describeJsonRpcError(error.error) : error instanceof Error ? error.message : String(error);
         if (method === 'thread/resume' && isResumeRejection(error)) {
           context.reportResumeRejected();
           context.emit({ type: 'error', code: 'codex_resume_rejected', message });
@@ -120,7 +128,7 @@ export function createCodexAppServerBackend(backendOptions: CodexAppServerBacken
           };
         },
       });
-      void session.result.then((result) => connection.close(new Error(`codex app-server exited (${result.exitSignal ?? `code ${String(result.exitCode)}`})`)));
+      void session.result.then((result) => connection.close(`codex app-server exited (${result.exitSignal ?? `code ${String(result.exitCode)}`})`));
       return Promise.resolve(session);
     },
   };

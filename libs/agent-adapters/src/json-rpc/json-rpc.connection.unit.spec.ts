@@ -1,4 +1,4 @@
-import type { JsonRpcFrame } from './acp-wire.types';
+import type { JsonRpcFrame } from './json-rpc.types';
 import { createJsonRpcConnection, JsonRpcConnectionClosedError, JsonRpcRemoteError } from './json-rpc.connection';
 
 function harness(options: { onRequest?: (method: string, params: unknown) => unknown; write?: (line: string) => Promise<void> } = {}) {
@@ -36,6 +36,14 @@ describe('JSON-RPC connection', () => {
     await expect(second).resolves.toEqual({ value: 2 });
     await expect(first).rejects.toThrow('first failed (-32603): Internal error: boom');
     await expect(first).rejects.toMatchObject({ code: -32603, method: 'first' });
+  });
+
+  it('answers a peer request whose id is 0 (Codex numbers its approval requests from 0), and accepts frames without "jsonrpc"', async () => {
+    const { connection, written } = harness({ onRequest: () => ({ decision: 'accept' }) });
+    connection.receive({ id: 0, method: 'item/commandExecution/requestApproval', params: {} });
+    await flushMicrotasks();
+    await flushMicrotasks();
+    expect(written).toEqual([{ jsonrpc: '2.0', id: 0, result: { decision: 'accept' } }]);
   });
 
   it('writes frames one at a time, in order, even when a write is slow', async () => {

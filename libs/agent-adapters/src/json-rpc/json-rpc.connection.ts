@@ -1,4 +1,4 @@
-import type { JsonRpcErrorObject, JsonRpcFrame, JsonRpcId } from './acp-wire.types';
+import type { JsonRpcErrorObject, JsonRpcFrame, JsonRpcId } from './json-rpc.types';
 
 export const JSON_RPC_ERROR_CODES = {
   parseError: -32700,
