@@ -100,8 +100,9 @@ describe('Codex app-server adapter on the real Codex CLI', () => {
     expect(messages).toEqual([{ type: 'error', code: 'codex_resume_rejected', message: 'no rollout found for thread id 00000000-0000-4000-8000-000000000000' }]);
   }, 30_000);
 
-  it('interrupt ends the turn in-band and the process exits', async () => {
-    const session = await backend.execute('Take your time [[scenario:slow 30000]] interrupt me', {
+  /** A run whose model is mid-way through a slow answer, with its messages being drained. */
+  async function startSlowTurn(marker: string): Promise<{ session: AgentSession; draining: Promise<void> }> {
+    const session = await backend.execute(`Take your time [[scenario:slow 30000]] ${marker}`, {
       cwd: workDirectory,
       env: environment(),
       executable: realCli('codex'),
@@ -110,7 +111,12 @@ describe('Codex app-server adapter on the real Codex CLI', () => {
     const draining = (async () => {
       for await (const message of session.messages) void message;
     })();
-    await server.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body).includes('interrupt me'), 30_000);
+    await server.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body).includes(marker), 30_000);
+    return { session, draining };
+  }
+
+  it('interrupt ends the turn in-band and the process exits', async () => {
+    const { session, draining } = await startSlowTurn('interrupt me');
 
     await session.interrupt!();
     const result = await session.result;
@@ -120,16 +126,7 @@ describe('Codex app-server adapter on the real Codex CLI', () => {
   }, 60_000);
 
   it('cancel during a slow turn ends the run and leaves no process behind', async () => {
-    const session = await backend.execute('Take your time [[scenario:slow 30000]] cancel me', {
-      cwd: workDirectory,
-      env: environment(),
-      executable: realCli('codex'),
-      timeouts: { idleMs: 30_000, totalMs: 60_000 },
-    });
-    const draining = (async () => {
-      for await (const message of session.messages) void message;
-    })();
-    await server.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body).includes('cancel me'), 30_000);
+    const { session, draining } = await startSlowTurn('cancel me');
 
     await session.cancel();
     const result = await session.result;

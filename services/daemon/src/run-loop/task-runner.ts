@@ -65,12 +65,17 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
       protocolFamily: runtime.identity.protocolFamily,
       runtimeIdentity: runtime.identity.identity,
       priorWorkDirectory: task.resume.status === 'resume' ? task.resume.workDir : null,
+      // Skill contents are not distributed to daemons yet; every named skill is reported as skipped.
       provideSkill: () => Promise.resolve(undefined),
       home: dependencies.homeFor(runtime),
       runtimeEnvironment: await dependencies.runtimeEnvironmentFor(runtime, task, dependencies.homeFor(runtime)),
     });
     workDirectory = prepared.workDirectory;
     environment = prepared.environment;
+    // No skill store exists yet (the gateway's skills come with issue 6): say which were not installed.
+    if (prepared.skills.skipped.length > 0) {
+      await publishMessage({ type: 'log', level: 'warn', text: `skills not installed: ${prepared.skills.skipped.map((skill) => `${skill.name} (${skill.reason})`).join(', ')}` });
+    }
     if (prepared.rejectedEnvironmentKeys.length > 0) {
       await publishMessage({ type: 'log', level: 'warn', text: `agent environment keys refused: ${prepared.rejectedEnvironmentKeys.map((key) => key.key).join(', ')}` });
     }
