@@ -1,7 +1,9 @@
 import type { JsonValue } from '@switchyard/contracts';
 import type { Translator, TranslatorContext } from '../backend/translator.types';
+import type { ClaudePermissionPolicy } from './claude-control.responder';
 import type {
   ClaudeAssistantEvent,
+  ClaudeControlRequest,
   ClaudeResultEvent,
   ClaudeSystemEvent,
   ClaudeToolResultBlock,
@@ -19,7 +21,7 @@ const RESUME_REJECTED = /No conversation found with session ID/i;
  * into unified messages and run facts. Pure: per-run state is the tool names by call id, so a
  * tool result can name its tool.
  */
-export function createClaudeEventTranslator(context: TranslatorContext): Translator {
+export function createClaudeEventTranslator(context: TranslatorContext, options: { readonly permissionPolicy?: ClaudePermissionPolicy } = {}): Translator {
   const toolNames = new Map<string, string>();
   let sessionAnnounced = false;
 
@@ -88,6 +90,13 @@ export function createClaudeEventTranslator(context: TranslatorContext): Transla
     context.reportResult({ status: 'failed', errorMessage });
   };
 
+  // The backend answers it (see claude-control.responder); the timeline says what was decided.
+  const onControlRequest = (event: ClaudeControlRequest): void => {
+    if (event.request.subtype !== 'can_use_tool') return;
+    const decision = (options.permissionPolicy ?? 'allow') === 'allow' ? 'allowed' : 'denied';
+    context.emit({ type: 'log', level: 'info', text: `claude asked permission for ${event.request.tool_name ?? 'a tool'}: ${decision} by policy` });
+  };
+
   return (event: unknown) => {
     const typed = event as { type?: unknown };
     switch (typed.type) {
@@ -103,6 +112,12 @@ export function createClaudeEventTranslator(context: TranslatorContext): Transla
       // timeline keeps; they still count as activity for the watchdogs.
       case 'stream_event':
       case 'rate_limit_event':
+        return;
+      case 'control_request':
+        return onControlRequest(event as ClaudeControlRequest);
+      // Answers to our own requests (interrupt) and the CLI withdrawing a request it made.
+      case 'control_response':
+      case 'control_cancel_request':
         return;
       default:
         context.reportMalformed(`unknown claude event type ${String(typed.type)}`, JSON.stringify(event).slice(0, 200));

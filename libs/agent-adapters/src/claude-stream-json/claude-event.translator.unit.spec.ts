@@ -64,9 +64,18 @@ describe('Claude stream-json translator (recorded frames of Claude Code 2.1.197)
   });
 
   it('emits only messages the contract accepts', () => {
-    for (const fixture of ['tool-call-then-text.jsonl', 'resumed-text.jsonl', 'bogus-resume.jsonl']) {
+    for (const fixture of ['tool-call-then-text.jsonl', 'resumed-text.jsonl', 'bogus-resume.jsonl', 'permission-prompt-allowed.jsonl']) {
       for (const message of replay(fixture).messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
     }
+  });
+
+  it('notes a permission prompt in the timeline and reads the rest of the run as usual', () => {
+    const run = replay('permission-prompt-allowed.jsonl');
+
+    expect(run.messages.map((message) => message.type)).toEqual(['status', 'tool-use', 'log', 'tool-result', 'text']);
+    expect(run.messages[2]).toEqual({ type: 'log', level: 'info', text: 'claude asked permission for Bash: allowed by policy' });
+    expect(run.malformed).toEqual([]);
+    expect(run.results).toEqual([expect.objectContaining({ status: 'completed' })]);
   });
 
   it('reports an unknown event type instead of dropping it', () => {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createAgentSession, type AgentProcessInput } from '../backend/agent-session';
 import type { AgentSession, Backend, BackendExecuteOptions } from '../backend/backend.types';
+import type { Translator } from '../backend/translator.types';
+import { answerClaudeControlRequest, type ClaudePermissionPolicy } from './claude-control.responder';
 import { createClaudeEventTranslator } from './claude-event.translator';
 
 /** One user turn on Claude's stream-json stdin. */
@@ -8,13 +10,26 @@ function userMessageLine(text: string): string {
   return `${JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] } })}\n`;
 }
 
+export interface ClaudeStreamJsonBackendOptions {
+  /** How tool permission prompts (`control_request` `can_use_tool`) are answered. */
+  readonly permissionPolicy?: ClaudePermissionPolicy;
+  /**
+   * The CLI's `--permission-mode`. `bypassPermissions` (default) rarely asks; `default` asks for
+   * every tool, each prompt then answered per policy over stdin.
+   */
+  readonly permissionMode?: string;
+}
+
 /**
  * Claude Code in print mode with stream-json in and out: the prompt goes on stdin (never argv),
  * stdin stays open for mid-run messages and the in-band interrupt, and is closed once the result
  * arrives, which is how the CLI knows to exit. Root needs `IS_SANDBOX=1` in the given env for
- * `bypassPermissions`; without bypass the shell tool is silently denied.
+ * `bypassPermissions`. Permission prompts come to us as `control_request` on stdout
+ * (`--permission-prompt-tool stdio`) and are answered on stdin per policy, so a run never hangs on
+ * a question nobody can answer.
  */
-export function createClaudeStreamJsonBackend(): Backend {
+export function createClaudeStreamJsonBackend(backendOptions: ClaudeStreamJsonBackendOptions = {}): Backend {
+  const permissionPolicy = backendOptions.permissionPolicy ?? 'allow';
   return {
     execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
       const adapterArgs = [
@@ -25,21 +40,41 @@ export function createClaudeStreamJsonBackend(): Backend {
         'stream-json',
         '--verbose',
         '--permission-mode',
-        'bypassPermissions',
+        backendOptions.permissionMode ?? 'bypassPermissions',
+        '--permission-prompt-tool',
+        'stdio',
         ...(options.model ? ['--model', options.model] : []),
         ...(options.resumeSessionId ? ['--resume', options.resumeSessionId] : []),
       ];
+      let processInput: AgentProcessInput | undefined;
+      const answer = (event: unknown): void => {
+        const reply = answerClaudeControlRequest(event, permissionPolicy);
+        // A write error means the CLI is gone; its exit is reported by the result.
+        if (reply && processInput) void processInput.writeStdin(`${JSON.stringify(reply)}\n`).catch(() => undefined);
+      };
       return Promise.resolve(
         createAgentSession({
           run: options,
           adapterArgs,
-          createTranslator: createClaudeEventTranslator,
-          start: (input: AgentProcessInput) => input.writeStdin(userMessageLine(prompt)),
+          createTranslator: (context): Translator => {
+            const translate = createClaudeEventTranslator(context, { permissionPolicy });
+            return (event) => {
+              answer(event);
+              translate(event);
+            };
+          },
+          start: (input: AgentProcessInput) => {
+            processInput = input;
+            return input.writeStdin(userMessageLine(prompt));
+          },
           endStdinOnResult: true,
-          capabilities: (input: AgentProcessInput) => ({
+          capabilities: (input: AgentProcessInput) => {
+            processInput = input;
+            return {
             sendUserMessage: (text: string) => input.writeStdin(userMessageLine(text)),
             interrupt: () => input.writeStdin(`${JSON.stringify({ type: 'control_request', request_id: randomUUID(), request: { subtype: 'interrupt' } })}\n`),
-          }),
+            };
+          },
         }),
       );
     },

@@ -66,6 +66,42 @@ describe('Claude stream-json adapter on the real Claude Code CLI', () => {
     expect(result.usage[0]!.outputTokens).toBeGreaterThan(0);
   });
 
+  it('answers the permission prompt the CLI sends over stdin, per policy', async () => {
+    const asking = createClaudeStreamJsonBackend({ permissionMode: 'default', permissionPolicy: 'allow' });
+    const target = path.join(workDirectory, 'written-after-asking.txt');
+    const session = await asking.execute(`Write the file [[scenario:tool-write-file ${target} allowed]]`, {
+      cwd: workDirectory,
+      env: environment(),
+      executable: realCli('claude'),
+      timeouts: { idleMs: 60_000, totalMs: 120_000 },
+    });
+    const messages: AgentMessage[] = [];
+    for await (const message of session.messages) messages.push(message);
+    const result = await session.result;
+
+    expect(result.status).toBe('completed');
+    expect(readFileSync(target, 'utf8')).toBe('allowed');
+    expect(messages).toContainEqual(expect.objectContaining({ type: 'log', text: expect.stringMatching(/asked permission for \w+: allowed by policy/) }));
+  });
+
+  it('a denying policy keeps the file from being written and the run still ends', async () => {
+    const denying = createClaudeStreamJsonBackend({ permissionMode: 'default', permissionPolicy: 'deny' });
+    const target = path.join(workDirectory, 'never-written.txt');
+    const session = await denying.execute(`Write the file [[scenario:tool-write-file ${target} denied]]`, {
+      cwd: workDirectory,
+      env: environment(),
+      executable: realCli('claude'),
+      timeouts: { idleMs: 60_000, totalMs: 120_000 },
+    });
+    const messages: AgentMessage[] = [];
+    for await (const message of session.messages) messages.push(message);
+    const result = await session.result;
+
+    expect(result.status).toBe('completed');
+    expect(existsSync(target)).toBe(false);
+    expect(messages).toContainEqual(expect.objectContaining({ type: 'tool-result', status: 'error', output: expect.stringContaining('denied') }));
+  });
+
   it('resumes its session: the model sees the earlier turn', async () => {
     const first = await run('Remember this for later [[secret:tangerine]] [[scenario:text]]');
     expect(first.result.status).toBe('completed');

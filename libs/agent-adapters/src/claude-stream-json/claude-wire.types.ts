@@ -54,3 +54,18 @@ export interface ClaudeResultEvent {
   readonly errors?: readonly string[];
   readonly modelUsage?: Readonly<Record<string, ClaudeModelUsage>>;
 }
+
+/** A request the CLI makes of its host (with `--permission-prompt-tool stdio`: `can_use_tool`). */
+export interface ClaudeControlRequest {
+  readonly type: 'control_request';
+  readonly request_id: string;
+  readonly request: { readonly subtype: string; readonly tool_name?: string; readonly input?: unknown };
+}
+
+/** The host's answer to one `control_request`, written as one line on stdin. */
+export interface ClaudeControlResponse {
+  readonly type: 'control_response';
+  readonly response:
+    | { readonly subtype: 'success'; readonly request_id: string; readonly response: Readonly<Record<string, unknown>> }
+    | { readonly subtype: 'error'; readonly request_id: string; readonly error: string };
+}
