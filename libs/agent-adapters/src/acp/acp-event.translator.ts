@@ -1,16 +1,7 @@
+import type { ContentBlock, ErrorResponse, JsonRpcId, RequestPermissionRequest, SessionNotification, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { JsonValue } from '@switchyard/contracts';
 import type { Translator, TranslatorContext } from '../backend/translator.types';
-import type {
-  AcpContentBlock,
-  AcpPromptResult,
-  AcpRequestPermissionParams,
-  AcpSessionNotification,
-  AcpToolCallFields,
-  AcpTrafficEvent,
-  JsonRpcErrorObject,
-  JsonRpcId,
-} from './acp-wire.types';
-import { describeJsonRpcError } from '../json-rpc/json-rpc.connection';
+import type { AcpPromptResponse, AcpTrafficEvent } from './acp-wire.types';
 
 export const ACP_ADAPTER_ID = 'acp';
 
@@ -59,7 +50,7 @@ export function createAcpEventTranslator(context: TranslatorContext, options: Ac
     context.emit({ type: 'status', sessionId, state });
   };
 
-  const openTool = (tool: AcpToolCallFields): void => {
+  const openTool = (tool: ToolCallUpdate): void => {
     if (openedTools.has(tool.toolCallId)) return;
     const name = tool.kind ?? 'other';
     openedTools.set(tool.toolCallId, name);
@@ -69,7 +60,7 @@ export function createAcpEventTranslator(context: TranslatorContext, options: Ac
     context.emit({ type: 'tool-use', tool: name, callId: tool.toolCallId, input });
   };
 
-  const closeTool = (tool: AcpToolCallFields): void => {
+  const closeTool = (tool: ToolCallUpdate): void => {
     if (tool.status !== 'completed' && tool.status !== 'failed') return;
     if (closedTools.has(tool.toolCallId)) return;
     closedTools.add(tool.toolCallId);
@@ -82,7 +73,7 @@ export function createAcpEventTranslator(context: TranslatorContext, options: Ac
     });
   };
 
-  const onChunk = (kind: ChunkKind, content: AcpContentBlock): void => {
+  const onChunk = (kind: ChunkKind, content: ContentBlock): void => {
     if (streaming && streaming.kind !== kind) flush();
     if (content.type !== 'text') {
       flush();
@@ -90,10 +81,10 @@ export function createAcpEventTranslator(context: TranslatorContext, options: Ac
       return;
     }
     streaming ??= { kind, text: '' };
-    streaming.text += (content as { text: string }).text;
+    streaming.text += content.text;
   };
 
-  const onSessionUpdate = (params: AcpSessionNotification): void => {
+  const onSessionUpdate = (params: SessionNotification): void => {
     const update = params.update;
     // History replayed by session/load is the earlier run's timeline, already recorded there.
     if (replaying) {
@@ -102,17 +93,17 @@ export function createAcpEventTranslator(context: TranslatorContext, options: Ac
     }
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
-        return onChunk('text', (update as { content: AcpContentBlock }).content);
+        return onChunk('text', update.content);
       case 'agent_thought_chunk':
-        return onChunk('thinking', (update as { content: AcpContentBlock }).content);
+        return onChunk('thinking', update.content);
       case 'tool_call':
       case 'tool_call_update':
         flush();
-        openTool(update as AcpToolCallFields);
-        return closeTool(update as AcpToolCallFields);
+        openTool(update);
+        return closeTool(update);
       case 'plan':
         flush();
-        context.emit({ type: 'log', level: 'debug', text: `acp plan: ${JSON.stringify((update as { entries?: unknown }).entries ?? []).slice(0, PREVIEW_CHARACTERS)}` });
+        context.emit({ type: 'log', level: 'debug', text: `acp plan: ${JSON.stringify(update.entries ?? []).slice(0, PREVIEW_CHARACTERS)}` });
         return;
       default:
         if (QUIET_UPDATES.has(update.sessionUpdate)) return;
@@ -120,7 +111,7 @@ export function createAcpEventTranslator(context: TranslatorContext, options: Ac
     }
   };
 
-  const onPromptResult = (result: AcpPromptResult): void => {
+  const onPromptResult = (result: AcpPromptResponse): void => {
     flush();
     for (const entry of result._meta?.quota?.model_usage ?? []) {
       context.reportUsage({
@@ -144,9 +135,9 @@ export function createAcpEventTranslator(context: TranslatorContext, options: Ac
     context.reportResult({ status: 'failed', errorMessage });
   };
 
-  const onErrorResponse = (method: string, error: JsonRpcErrorObject): void => {
+  const onErrorResponse = (method: string, error: ErrorResponse): void => {
     flush();
-    const errorMessage = `${method} failed: ${describeJsonRpcError(error)}`;
+    const errorMessage = `${method} failed: ${describeAcpError(error)}`;
     if (RESUME_METHODS.has(method)) {
       replaying = false;
       context.reportResumeRejected();
@@ -155,13 +146,13 @@ export function createAcpEventTranslator(context: TranslatorContext, options: Ac
     context.reportResult({ status: 'failed', errorMessage });
   };
 
-  const onAgentFrame = (frame: { id?: JsonRpcId | null; method?: unknown; params?: unknown; result?: unknown; error?: JsonRpcErrorObject }): void => {
+  const onAgentFrame = (frame: { id?: JsonRpcId | null; method?: unknown; params?: unknown; result?: unknown; error?: ErrorResponse }): void => {
     if (typeof frame.method === 'string') {
-      if (frame.method === 'session/update') return onSessionUpdate(frame.params as AcpSessionNotification);
+      if (frame.method === 'session/update') return onSessionUpdate(frame.params as SessionNotification);
       if (frame.method === 'session/request_permission') {
         flush();
         // Gemini asks before it announces the call: the request is the first sign of the tool.
-        return openTool((frame.params as AcpRequestPermissionParams).toolCall);
+        return openTool((frame.params as RequestPermissionRequest).toolCall);
       }
       context.emit({ type: 'log', level: 'debug', text: `acp agent ${frame.id !== undefined ? 'request' : 'notification'} ${frame.method}` });
       return;
@@ -175,7 +166,7 @@ export function createAcpEventTranslator(context: TranslatorContext, options: Ac
     if (frame.error) return onErrorResponse(request.method, frame.error);
     if (request.method === 'session/new') return announceSession((frame.result as { sessionId?: unknown } | null)?.sessionId, 'started');
     if (RESUME_METHODS.has(request.method)) return announceSession((request.params as { sessionId?: unknown } | null)?.sessionId, 'resumed');
-    if (request.method === 'session/prompt') return onPromptResult(frame.result as AcpPromptResult);
+    if (request.method === 'session/prompt') return onPromptResult(frame.result as AcpPromptResponse);
   };
 
   const onClientFrame = (frame: { id?: JsonRpcId | null; method?: unknown; params?: unknown }): void => {
@@ -201,13 +192,20 @@ export function createAcpEventTranslator(context: TranslatorContext, options: Ac
   };
 }
 
-function toolOutput(tool: AcpToolCallFields): string {
+function toolOutput(tool: ToolCallUpdate): string {
   const parts: string[] = [];
   for (const item of tool.content ?? []) {
-    if (item.type === 'content') parts.push(item.content.type === 'text' ? (item.content as { text: string }).text : `[${item.content.type}]`);
+    if (item.type === 'content') parts.push(item.content.type === 'text' ? item.content.text : `[${item.content.type}]`);
     else if (item.type === 'diff') parts.push(`[diff ${item.path}]`);
     else if (item.type === 'terminal') parts.push(`[terminal ${item.terminalId}]`);
   }
   if (parts.length === 0 && tool.rawOutput !== undefined) return typeof tool.rawOutput === 'string' ? tool.rawOutput : JSON.stringify(tool.rawOutput);
   return parts.join('\n');
+}
+
+/** The agent's own words for an error: `data.details` (Gemini) or `data.message` when present. */
+function describeAcpError(error: ErrorResponse): string {
+  const data = error.data as { details?: unknown; message?: unknown } | null | undefined;
+  const detail = typeof data?.details === 'string' ? data.details : typeof data?.message === 'string' ? data.message : undefined;
+  return detail ? `${error.message}: ${detail}` : error.message;
 }

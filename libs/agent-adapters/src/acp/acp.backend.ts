@@ -1,17 +1,20 @@
+import {
+  client,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AnyMessage,
+  type ClientContext,
+  type InitializeRequest,
+  type NewSessionRequest,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+} from '@agentclientprotocol/sdk';
 import { createAgentSession, type AgentProcessInput } from '../backend/agent-session';
 import type { AgentSession, Backend, BackendExecuteOptions } from '../backend/backend.types';
-import type { Translator } from '../backend/translator.types';
+import { AcpConnectionClosedError, createAcpClientStream } from './acp-client.stream';
 import { createAcpEventTranslator } from './acp-event.translator';
-import {
-  ACP_PROTOCOL_VERSION,
-  type AcpInitializeResult,
-  type AcpNewSessionResult,
-  type AcpPromptResult,
-  type AcpRequestPermissionParams,
-  type AcpRequestPermissionResult,
-} from './acp-wire.types';
 import { waitOutGeminiSameMinuteLoad } from './gemini-session.guard';
-import { createJsonRpcConnection, JSON_RPC_ERROR_CODES, JsonRpcRemoteError } from '../json-rpc/json-rpc.connection';
 
 /** How tool permission requests are answered: `allow` picks an allow option (once before always). */
 export type AcpPermissionPolicy = 'allow' | 'reject';
@@ -55,7 +58,7 @@ function abortableDelay(milliseconds: number, signal: AbortSignal | undefined): 
 }
 
 /** The option an agent's permission request is answered with, per policy; none fitting cancels it. */
-export function choosePermissionOutcome(params: AcpRequestPermissionParams, policy: AcpPermissionPolicy): AcpRequestPermissionResult {
+export function choosePermissionOutcome(params: RequestPermissionRequest, policy: AcpPermissionPolicy): RequestPermissionResponse {
   const preference = policy === 'allow' ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
   for (const kind of preference) {
     const option = params.options.find((candidate) => candidate.kind === kind);
@@ -68,29 +71,34 @@ export function choosePermissionOutcome(params: AcpRequestPermissionParams, poli
  * Any agent speaking the Agent Client Protocol on stdio (Gemini CLI `--acp`, Qwen Code `--acp`):
  * initialize, a new session or session/load (session/resume when advertised), one prompt, then
  * stdin is closed so the agent exits. The client advertises no fs or terminal capability, so the
- * agent uses its own tools; permission requests are answered per policy.
+ * agent uses its own tools; permission requests are answered per policy, any other request of the
+ * agent with method-not-found. JSON-RPC is the official SDK's client (`client()` from
+ * `@agentclientprotocol/sdk`) over a `Stream` built from the session's frames (`createAcpClientStream`).
  */
 export function createAcpBackend(backendOptions: AcpBackendOptions): Backend {
   const settings = { ...DEFAULTS, ...backendOptions };
+  // Requests the agent makes that are not registered here are answered method-not-found by the SDK.
+  const acpClient = client({ name: 'switchyard' })
+    .onRequest(methods.client.session.requestPermission, ({ params }) => choosePermissionOutcome(params, settings.permissionPolicy))
+    // The timeline is built by the translator from the teed frames; the SDK only validates updates.
+    .onNotification(methods.client.session.update, () => undefined);
+
   return {
     async execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
       if (options.resumeSessionId && backendOptions.beforeResume) await backendOptions.beforeResume({ sessionId: options.resumeSessionId, run: options });
       let processInput: AgentProcessInput | undefined;
-      let translateTraffic: Translator | undefined;
+      let teeClientMessage: ((message: AnyMessage) => void) | undefined;
       let lastAgentFrameAt = performance.now();
       let activeSessionId: string | undefined;
       let promptSettled = false;
       let notePromptSettled = (): void => undefined;
       const promptEnded = new Promise<void>((resolve) => (notePromptSettled = resolve));
 
-      const connection = createJsonRpcConnection({
-        write: (line) => (processInput ? processInput.writeStdin(line) : Promise.reject(new Error('the agent process is not started'))),
-        onFrameSent: (frame) => translateTraffic?.({ from: 'client', frame }),
-        onRequest: (method, params) => {
-          if (method === 'session/request_permission') return choosePermissionOutcome(params as AcpRequestPermissionParams, settings.permissionPolicy);
-          throw new JsonRpcRemoteError(method, { code: JSON_RPC_ERROR_CODES.methodNotFound, message: `Method not found: ${method}` });
-        },
+      const frames = createAcpClientStream({
+        writeLine: (line) => (processInput ? processInput.writeStdin(line) : Promise.reject(new Error('the agent process is not started'))),
+        onMessageSent: (message) => teeClientMessage?.(message),
       });
+      const connection = acpClient.connect(frames.stream);
 
       const waitForQuiet = async (): Promise<void> => {
         // Gemini CLI sends part of the replayed history after the session/load response.
@@ -102,25 +110,28 @@ export function createAcpBackend(backendOptions: AcpBackendOptions): Backend {
 
       const cancelTurn = async (): Promise<void> => {
         if (activeSessionId === undefined || promptSettled) return;
-        await connection.notify('session/cancel', { sessionId: activeSessionId }).catch(() => undefined);
+        await connection.agent.notify(methods.agent.session.cancel, { sessionId: activeSessionId }).catch(() => undefined);
       };
 
-      const drive = async (): Promise<void> => {
-        const initialized = await connection.request<AcpInitializeResult>('initialize', {
-          protocolVersion: ACP_PROTOCOL_VERSION,
+      const openSession = async (agent: ClientContext): Promise<string> => {
+        const initializeParams: InitializeRequest = {
+          protocolVersion: PROTOCOL_VERSION,
           clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
           clientInfo: settings.clientInfo ?? { name: 'switchyard', version: '1' },
-        });
-        const sessionParams = { cwd: options.cwd, mcpServers: [] };
-        if (options.resumeSessionId) {
-          const method = initialized.agentCapabilities?.sessionCapabilities?.resume ? 'session/resume' : 'session/load';
-          await connection.request(method, { sessionId: options.resumeSessionId, ...sessionParams });
-          await waitForQuiet();
-          activeSessionId = options.resumeSessionId;
-        } else {
-          activeSessionId = (await connection.request<AcpNewSessionResult>('session/new', sessionParams)).sessionId;
-        }
-        const prompting = connection.request<AcpPromptResult>('session/prompt', { sessionId: activeSessionId, prompt: [{ type: 'text', text: prompt }] });
+        };
+        const initialized = await agent.request(methods.agent.initialize, initializeParams);
+        const sessionParams: NewSessionRequest = { cwd: options.cwd, mcpServers: [] };
+        if (!options.resumeSessionId) return (await agent.request(methods.agent.session.new, sessionParams)).sessionId;
+        const resumeParams = { sessionId: options.resumeSessionId, ...sessionParams };
+        if (initialized.agentCapabilities?.sessionCapabilities?.resume) await agent.request(methods.agent.session.resume, resumeParams);
+        else await agent.request(methods.agent.session.load, resumeParams);
+        await waitForQuiet();
+        return options.resumeSessionId;
+      };
+
+      const drive = async (agent: ClientContext): Promise<void> => {
+        activeSessionId = await openSession(agent);
+        const prompting = agent.request(methods.agent.session.prompt, { sessionId: activeSessionId, prompt: [{ type: 'text', text: prompt }] });
         const settle = (): void => {
           promptSettled = true;
           notePromptSettled();
@@ -136,20 +147,26 @@ export function createAcpBackend(backendOptions: AcpBackendOptions): Backend {
         adapterArgs: [...backendOptions.adapterArgs, ...(options.model && backendOptions.modelArgs ? backendOptions.modelArgs(options.model) : [])],
         createTranslator: (context) => {
           const translate = createAcpEventTranslator(context, backendOptions.provider ? { provider: backendOptions.provider } : {});
-          translateTraffic = translate;
+          teeClientMessage = (message) => {
+            try {
+              translate({ from: 'client', frame: message });
+            } catch (error) {
+              context.reportMalformed(`translator failed: ${error instanceof Error ? error.message : String(error)}`, JSON.stringify(message));
+            }
+          };
           return (frame: unknown) => {
             lastAgentFrameAt = performance.now();
-            connection.receive(frame);
+            frames.receive(frame);
             translate({ from: 'agent', frame });
           };
         },
         start: async (input) => {
           processInput = input;
           try {
-            await drive();
+            await drive(connection.agent);
           } catch (error) {
-            // The translator saw the error response and reported it as the run's result.
-            if (!(error instanceof JsonRpcRemoteError)) throw error;
+            // The agent answered with an error: the translator saw the response and reported it as the run's result.
+            if (!(error instanceof RequestError)) throw error;
           }
         },
         capabilities: (input) => {
@@ -158,7 +175,11 @@ export function createAcpBackend(backendOptions: AcpBackendOptions): Backend {
         },
         endStdinOnResult: true,
       });
-      void session.result.then((result) => connection.close(`the agent exited (${result.exitSignal ?? `code ${String(result.exitCode)}`})`));
+      void session.result.then((result) => {
+        // Pending requests are rejected with the reason; nothing further is read.
+        connection.close(new AcpConnectionClosedError(`the agent exited (${result.exitSignal ?? `code ${String(result.exitCode)}`})`));
+        frames.end();
+      });
 
       return {
         ...session,

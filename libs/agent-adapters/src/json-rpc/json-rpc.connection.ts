@@ -34,7 +34,7 @@ export class JsonRpcConnectionClosedError extends Error {
   }
 }
 
-/** The peer's own words for an error: `data.details` (Gemini) or `data.message` when present. */
+/** The peer's own words for an error: `data.details` or `data.message` when present. */
 export function describeJsonRpcError(error: JsonRpcErrorObject): string {
   const data = error.data as { details?: unknown; message?: unknown } | undefined;
   const detail = typeof data?.details === 'string' ? data.details : typeof data?.message === 'string' ? data.message : undefined;
@@ -69,8 +69,9 @@ interface PendingRequest {
 }
 
 /**
- * JSON-RPC 2.0 over newline-delimited frames (ACP, Codex app-server): requests pending by id, one
- * serialized write queue, incoming requests and notifications dispatched to handlers.
+ * JSON-RPC 2.0 over newline-delimited frames for Codex app-server (ACP uses the official SDK's
+ * connection instead, see `acp/acp-client.stream.ts`): requests pending by id, one serialized
+ * write queue, incoming requests and notifications dispatched to handlers.
  */
 export function createJsonRpcConnection(options: JsonRpcConnectionOptions): JsonRpcConnection {
   const pending = new Map<string, PendingRequest>();

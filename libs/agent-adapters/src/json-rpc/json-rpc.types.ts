@@ -1,4 +1,4 @@
-// JSON-RPC 2.0 frames as ACP agents and Codex app-server send them over stdio, one per line.
+// JSON-RPC 2.0 frames as Codex app-server sends them over stdio, one per line.
 // Codex omits `"jsonrpc": "2.0"`, so it is optional on what we read.
 
 export type JsonRpcId = number | string;
