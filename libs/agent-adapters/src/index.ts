@@ -11,6 +11,7 @@ export * from './backend/run-result.assembler';
 export * from './backend/agent-session';
 export * from './claude-stream-json/claude-event.translator';
 export * from './claude-stream-json/claude-stream-json.backend';
+export * from './claude-stream-json/claude-control.responder';
 export * from './codex-app-server/codex-wire.types';
 export * from './codex-app-server/codex-event.translator';
 export * from './codex-app-server/codex-home.writer';

@@ -11,6 +11,7 @@ export * from './task-lifecycle-events.schema';
 export * from './task-message-event.schema';
 export * from './task-outcome-events.schema';
 export * from './runtime-events.schema';
+export * from './runtime-profile.schema';
 export * from './session-events.schema';
 export * from './event-catalog';
 export * from './create-event';

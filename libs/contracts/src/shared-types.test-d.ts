@@ -14,6 +14,7 @@ import type {
 } from './task-source.schema';
 import type { TaskFailureReason, TaskState, taskFailureReasonSchema, taskStateSchema } from './task-state';
 import type { ProtocolFamily, protocolFamilySchema } from './runtime-events.schema';
+import type { RuntimeProfile, runtimeProfileSchema } from './runtime-profile.schema';
 import type { CommandError, CommandErrorCode, commandErrorCodeSchema, commandErrorSchema } from './command-reply.schema';
 
 export type SharedTypeTests = [
@@ -25,6 +26,7 @@ export type SharedTypeTests = [
   Expect<Equal<z.infer<typeof taskStateSchema>, TaskState>>,
   Expect<Equal<z.infer<typeof taskFailureReasonSchema>, TaskFailureReason>>,
   Expect<Equal<z.infer<typeof protocolFamilySchema>, ProtocolFamily>>,
+  Expect<Equal<z.infer<typeof runtimeProfileSchema>, RuntimeProfile>>,
   Expect<Equal<z.infer<typeof commandErrorCodeSchema>, CommandErrorCode>>,
   Expect<Equal<z.infer<typeof commandErrorSchema>, CommandError>>,
 ];

@@ -6,3 +6,4 @@ export * from './service-boot.spec-suite';
 export * from './sample-agent';
 export * from './mock-model';
 export * from './service-child.process';
+export * from './process-census';

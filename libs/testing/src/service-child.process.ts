@@ -36,7 +36,7 @@ export function startServiceChild(options: { readonly entry: string; readonly en
           url: parsed.url,
           stop: () =>
             new Promise<void>((done) => {
-              if (child.exitCode !== null) return done();
+              if (child.exitCode !== null || child.signalCode !== null) return done();
               child.once('exit', () => done());
               child.kill('SIGTERM');
             }),

@@ -22,6 +22,14 @@ export const daemonConfigSchema = natsServiceConfigSchema(8084).extend({
   /** Where agent CLIs are looked up; defaults to the daemon's own PATH. */
   DAEMON_PATH: z.string().optional(),
   SWITCHYARD_HOME: z.string().min(1).default('.switchyard'),
+  /** JSON array of runtime profiles (custom commands driven by a known protocol family). */
+  DAEMON_RUNTIME_PROFILES_FILE: z.string().min(1).optional(),
+  /** A run with no CLI output and no tool call open this long is killed (`timeout`). */
+  DAEMON_IDLE_TIMEOUT_MS: milliseconds(5 * 60_000),
+  /** The same while a tool call is open: builds and test suites may stay quiet for long. */
+  DAEMON_TOOL_BUDGET_MS: milliseconds(30 * 60_000),
+  /** The longest a single run may take. */
+  DAEMON_RUN_TIMEOUT_MS: milliseconds(4 * 60 * 60_000),
 });
 
 export type DaemonConfig = z.infer<typeof daemonConfigSchema>;

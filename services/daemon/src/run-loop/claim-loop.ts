@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { subjects, type ClaimedTask } from '@switchyard/contracts';
-import { createClaudeStreamJsonBackend, createCodexAppServerBackend, createGeminiAcpBackend, type Backend } from '@switchyard/agent-adapters';
+import { BackendCatalog } from './backend.catalog';
 import { prepareRuntimeLaunch } from './runtime-launch.preparer';
 import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
@@ -29,11 +29,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   private readonly queue: QueueClient;
   private readonly shutdown = new AbortController();
   private readonly running = new Set<Promise<void>>();
-  private readonly backends = new Map<string, Backend>([
-    ['claude-stream-json', createClaudeStreamJsonBackend()],
-    ['codex-app-server', createCodexAppServerBackend()],
-    ['acp', createGeminiAcpBackend()],
-  ]);
+  private readonly backends = new BackendCatalog();
   private outbox: TaskMessageOutbox | undefined;
   private poll: NodeJS.Timeout | undefined;
   private claiming: Promise<void> = Promise.resolve();
@@ -88,7 +84,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   private async claimOnce(): Promise<void> {
-    const runtimes = this.registry.current().filter((runtime) => this.backends.has(runtime.identity.protocolFamily));
+    const runtimes = this.registry.current().filter((runtime) => this.backends.supports(runtime));
     if (runtimes.length === 0 || this.slots.freeSlots === 0) return;
     const reply = await this.queue.send('task.claim', { daemonId: this.config.DAEMON_ID, runtimeIds: runtimes.map((runtime) => runtime.runtimeId), maxTasks: this.slots.freeSlots });
     if (!reply.ok) return;
@@ -111,7 +107,8 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
       ownerId: this.ownerId(),
       homeFor: (target) => this.directory('runtime-homes', target.identity.identity),
       runtimeEnvironmentFor: (target, claimed, home) => prepareRuntimeLaunch(target, claimed, home),
-      backendFor: (target) => this.backends.get(target.identity.protocolFamily),
+      backendFor: (target) => this.backends.backendFor(target),
+      timeouts: { idleMs: this.config.DAEMON_IDLE_TIMEOUT_MS, toolBudgetMs: this.config.DAEMON_TOOL_BUDGET_MS, totalMs: this.config.DAEMON_RUN_TIMEOUT_MS },
       renewEveryMs: 10_000,
       shutdown: this.shutdown.signal,
     })

@@ -35,6 +35,8 @@ export async function prepareRuntimeLaunch(runtime: DetectedRuntime, task: Claim
       return { ...codexHome.env };
     }
     case 'acp':
+      // Gemini CLI's own settings; other ACP agents (profiles, later identities) bring their own.
+      if (runtime.identity.identity !== 'gemini-cli') return {};
       await writeGeminiHome({ home });
       return { GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_CLI_TRUST_WORKSPACE: 'true' };
     default:

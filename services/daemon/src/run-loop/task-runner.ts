@@ -1,5 +1,5 @@
 import { createEvent, messageIds, subjects, type AgentMessage, type ClaimedTask, type TaskFailureReason } from '@switchyard/contracts';
-import type { AgentRunResult, AgentSession, Backend } from '@switchyard/agent-adapters';
+import type { AgentRunResult, AgentRunTimeouts, AgentSession, Backend } from '@switchyard/agent-adapters';
 import { publish, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { prepareExecEnv } from '../exec-env';
@@ -22,6 +22,8 @@ export interface TaskRunnerDependencies {
   readonly runtimeEnvironmentFor: (runtime: DetectedRuntime, task: ClaimedTask, home: string) => Promise<Record<string, string>>;
   readonly backendFor: (runtime: DetectedRuntime) => Backend | undefined;
   readonly renewEveryMs: number;
+  /** Idle watchdog, tool budget and whole-run limit for every run. */
+  readonly timeouts: AgentRunTimeouts;
   /** Aborted at daemon shutdown: runs end `aborted` and are reported as such. */
   readonly shutdown: AbortSignal;
 }
@@ -105,7 +107,9 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
       executable: runtime.executablePath,
       ...(task.agent.model ? { model: task.agent.model } : {}),
       ...(resume ? { resumeSessionId: resume } : {}),
-      launchArgs: task.agent.extraArgs,
+      // A profile's fixed args come first: they are part of how its command is started.
+      launchArgs: [...(runtime.identity.profile?.fixedArgs ?? []), ...task.agent.extraArgs],
+      timeouts: dependencies.timeouts,
       signal: dependencies.shutdown,
     });
 

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { parseVersion, type RuntimeIdentity } from './runtime-identities';
 
+/** The version of a profile's command that printed none. */
+export const UNKNOWN_VERSION = 'unknown';
+
 export interface DetectedRuntime {
   readonly runtimeId: string;
   readonly identity: RuntimeIdentity;
@@ -37,7 +40,8 @@ export async function findOnPath(commandName: string, searchPath: string): Promi
 
 /**
  * Looks for every identity on PATH and asks each found CLI for its version, with a timeout: a CLI
- * that hangs or crashes on `--version` is reported, not registered.
+ * that hangs on `--version` is reported, not registered; so is a built-in CLI that crashes on it or
+ * prints no version (a profile's command is registered with version `unknown` instead).
  */
 export async function detectRuntimes(options: {
   readonly daemonId: string;
@@ -68,11 +72,16 @@ export async function detectRuntimes(options: {
         missing.push({ identity: identity.identity, reason: 'version_probe_timed_out', detail: `no answer within ${options.probeTimeoutMs} ms` });
         return;
       }
+      const version = probe.exitCode === 0 ? parseVersion(String(probe.stdout ?? '')) : undefined;
+      if (!version && identity.profile) {
+        // A custom command (often a wrapper script) need not print a version; it still runs.
+        detected.push({ runtimeId: `${options.daemonId}-${identity.identity}`, identity, executablePath, version: UNKNOWN_VERSION });
+        return;
+      }
       if (probe.exitCode !== 0) {
         missing.push({ identity: identity.identity, reason: 'version_probe_failed', detail: `exit ${String(probe.exitCode)}: ${tail(String(probe.all ?? ''))}` });
         return;
       }
-      const version = parseVersion(String(probe.stdout ?? ''));
       if (!version) {
         missing.push({ identity: identity.identity, reason: 'version_unreadable', detail: tail(String(probe.stdout ?? '')) });
         return;

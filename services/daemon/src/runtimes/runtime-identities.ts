@@ -13,6 +13,8 @@ export interface RuntimeIdentity {
   readonly versionArgs: readonly string[];
   /** Environment the version probe needs so the CLI neither relaunches nor phones home. */
   readonly probeEnv?: Readonly<Record<string, string>>;
+  /** Set for a custom runtime profile: its id, and the arguments placed right after the executable. */
+  readonly profile?: { readonly profileId: string; readonly fixedArgs: readonly string[] };
 }
 
 /** The identities proven on real CLIs so far; issue 7 adds the other families. */

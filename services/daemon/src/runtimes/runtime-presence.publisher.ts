@@ -18,7 +18,7 @@ export class RuntimePresencePublisher {
       version: runtime.version,
       protocolFamily: runtime.identity.protocolFamily,
       commandName: runtime.identity.commandName,
-      profileId: null,
+      profileId: runtime.identity.profile?.profileId ?? null,
       capacity,
     });
   }

@@ -8,7 +8,7 @@ import { daemonService } from '../daemon.service';
 
 interface RuntimeEvent {
   readonly type: string;
-  readonly payload: { readonly runtimeId: string; readonly version?: string; readonly reason?: string };
+  readonly payload: { readonly runtimeId: string; readonly version?: string; readonly reason?: string; readonly profileId?: string | null; readonly commandName?: string };
 }
 
 describe('daemon runtime registry (real NATS)', () => {
@@ -61,5 +61,34 @@ describe('daemon runtime registry (real NATS)', () => {
     const goodbyes: RuntimeEvent[] = [];
     for await (const message of offline) goodbyes.push(JSON.parse(message.string()) as RuntimeEvent);
     expect(goodbyes).toMatchObject([{ type: 'runtime.offline', payload: { runtimeId: 'daemon-registry-test-claude-code', reason: 'daemon_shutdown' } }]);
+  });
+
+  it('registers a runtime profile found on PATH, with version unknown when its command prints none', async () => {
+    const wrapper = path.join(bin, 'team-claude');
+    await writeFile(wrapper, '#!/bin/sh\nexit 2\n');
+    await chmod(wrapper, 0o755);
+    const profilesFile = path.join(bin, 'profiles.json');
+    await writeFile(
+      profilesFile,
+      JSON.stringify([
+        { profileId: 'team-claude', displayName: 'Team Claude', protocolFamily: 'claude-stream-json', commandName: 'team-claude', fixedArgs: ['--x'] },
+        { profileId: 'absent', displayName: 'Absent', protocolFamily: 'acp', commandName: 'not-installed-anywhere' },
+      ]),
+    );
+    daemon = await startServiceForTest(daemonService, {
+      database: false,
+      env: { DAEMON_ID: 'daemon-profile-test', DAEMON_PATH: bin, SWITCHYARD_HOME: bin, DAEMON_RUNTIME_PROFILES_FILE: profilesFile },
+    });
+    observer = await connectMessaging({ url: testNatsUrl(), name: 'registry-observer', namespace: daemon.namespace });
+
+    const events = await waitForEvents((all) => all.filter((event) => event.type === 'runtime.registered').length >= 2);
+    const registered = events.filter((event) => event.type === 'runtime.registered').map((event) => event.payload);
+    expect(registered).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ runtimeId: 'daemon-profile-test-claude-code', profileId: null }),
+        expect.objectContaining({ runtimeId: 'daemon-profile-test-profile-team-claude', profileId: 'team-claude', version: 'unknown', commandName: 'team-claude' }),
+      ]),
+    );
+    expect(registered.map((payload) => payload.runtimeId)).not.toContain('daemon-profile-test-profile-absent');
   });
 });

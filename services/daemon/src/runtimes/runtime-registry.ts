@@ -5,7 +5,8 @@ import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from '../daemon.config';
 import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.tokens';
 import { detectRuntimes, type DetectedRuntime } from './runtime-detector';
-import { BUILT_IN_RUNTIME_IDENTITIES } from './runtime-identities';
+import { BUILT_IN_RUNTIME_IDENTITIES, type RuntimeIdentity } from './runtime-identities';
+import { identityOfProfile, loadRuntimeProfiles } from './runtime-profiles.loader';
 import { RuntimePresencePublisher } from './runtime-presence.publisher';
 import { SlotTracker } from '../run-loop/slot-tracker';
 
@@ -16,6 +17,7 @@ import { SlotTracker } from '../run-loop/slot-tracker';
 @Injectable()
 export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private runtimes = new Map<string, DetectedRuntime>();
+  private lastIdentities: readonly RuntimeIdentity[] = BUILT_IN_RUNTIME_IDENTITIES;
   private readonly publisher: RuntimePresencePublisher;
   private readonly timers: NodeJS.Timeout[] = [];
   private work: Promise<void> = Promise.resolve();
@@ -41,6 +43,8 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    // A broken profiles file stops the boot: the operator asked for runtimes we cannot offer.
+    await this.identities();
     await this.redetect();
     this.detectedOnce();
     await this.heartbeat();
@@ -62,7 +66,11 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
   private async redetect(): Promise<void> {
     const report = await detectRuntimes({
       daemonId: this.config.DAEMON_ID,
-      identities: BUILT_IN_RUNTIME_IDENTITIES,
+      identities: await this.identities().catch((error: unknown) => {
+        // Edited into something broken while running: keep the profiles last read.
+        this.logger.error({ err: error }, 'runtime profiles not reloaded');
+        return this.lastIdentities;
+      }),
       searchPath: this.config.DAEMON_PATH ?? process.env['PATH'] ?? '',
       home: path.resolve(this.config.SWITCHYARD_HOME, 'probe-home'),
       probeTimeoutMs: this.config.DAEMON_VERSION_PROBE_TIMEOUT_MS,
@@ -81,6 +89,14 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
       if (missing.reason !== 'not_on_path') this.logger.warn({ event: 'runtime_not_detected', ...missing }, `${missing.identity} not usable: ${missing.detail}`);
     }
     this.runtimes = next;
+  }
+
+  /** Built-ins plus the profiles file, re-read on every detection so edits take effect. */
+  private async identities(): Promise<readonly RuntimeIdentity[]> {
+    const file = this.config.DAEMON_RUNTIME_PROFILES_FILE;
+    const profiles = file ? await loadRuntimeProfiles(file) : [];
+    this.lastIdentities = [...BUILT_IN_RUNTIME_IDENTITIES, ...profiles.map(identityOfProfile)];
+    return this.lastIdentities;
   }
 
   private async heartbeat(): Promise<void> {

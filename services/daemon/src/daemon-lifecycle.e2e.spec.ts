@@ -1,0 +1,85 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { STREAM_CATALOG, type RuntimeProfile } from '@switchyard/contracts';
+import { readStream } from '@switchyard/messaging';
+import { processesWithEnvironment, type ServiceChild } from '@switchyard/testing';
+import { startDaemonE2eStack, type DaemonE2eStack } from './daemon-e2e.spec-helper';
+
+const DAEMON_ID = 'daemon-lifecycle';
+
+/**
+ * The daemon's own duties around a run, on the real Claude Code CLI against the mock model: a
+ * runtime profile launched with its fixed args, the idle watchdog, and a graceful shutdown that
+ * ends the in-flight task truthfully and leaves no agent process behind.
+ */
+describe('daemon lifecycle on the real Claude Code (profiles, watchdog, shutdown)', () => {
+  let stack: DaemonE2eStack;
+  let daemon: ServiceChild | undefined;
+  const profile: RuntimeProfile = {
+    profileId: 'claude-marked',
+    displayName: 'Claude with a marker',
+    protocolFamily: 'claude-stream-json',
+    commandName: 'claude',
+    fixedArgs: ['--append-system-prompt', 'Profile marker 7f3a'],
+  };
+
+  beforeAll(async () => {
+    stack = await startDaemonE2eStack();
+    const profilesFile = path.join(stack.home, 'runtime-profiles.json');
+    await writeFile(profilesFile, JSON.stringify([profile]));
+    // Idle 3 s: far above the mock's answer time, far below the slow scenario.
+    daemon = await stack.startDaemon({ daemonId: DAEMON_ID, env: { DAEMON_RUNTIME_PROFILES_FILE: profilesFile, DAEMON_IDLE_TIMEOUT_MS: '3000' } });
+  }, 180_000);
+
+  afterAll(async () => {
+    await daemon?.stop();
+    await stack?.stop();
+  });
+
+  const agentProcessesOf = (taskId: string): number[] => processesWithEnvironment(`SWITCHYARD_TASK_ID=${taskId}`);
+
+  it('registers a runtime profile with its profile id and runs its command with the fixed args first', async () => {
+    const registered = (await readStream(stack.connection, STREAM_CATALOG.RUNTIME_EVENTS.name))
+      .map((message) => JSON.parse(message.text) as { type: string; payload: { runtimeId: string; profileId: string | null } })
+      .filter((event) => event.type === 'runtime.registered');
+    expect(registered.map((event) => event.payload)).toContainEqual(expect.objectContaining({ runtimeId: `${DAEMON_ID}-profile-claude-marked`, profileId: 'claude-marked' }));
+
+    const target = path.join(stack.home, 'written-through-a-profile.txt');
+    const taskId = await stack.enqueue({ runtimeId: `${DAEMON_ID}-profile-claude-marked`, prompt: `Write it [[scenario:tool-write-file ${target} via profile]]` });
+
+    expect(await stack.waitForTask(taskId, ['completed', 'failed'])).toMatchObject({ status: 'completed' });
+    expect(await readFile(target, 'utf8')).toBe('via profile');
+    // The fixed args reached the CLI (ahead of the adapter's): the model saw the appended prompt.
+    const modelRequests = stack.model.requests().filter((request) => JSON.stringify(request.body ?? null).includes('written-through-a-profile'));
+    expect(modelRequests.length).toBeGreaterThan(0);
+    expect(modelRequests.every((request) => JSON.stringify(request.body ?? null).includes('Profile marker 7f3a'))).toBe(true);
+  }, 180_000);
+
+  it('kills a run that goes quiet past the idle watchdog and fails it as timeout', async () => {
+    const taskId = await stack.enqueue({ runtimeId: `${DAEMON_ID}-claude-code`, prompt: 'Think quietly [[scenario:slow 60000]]', maxAttempts: 1 });
+
+    const row = await stack.waitForTask(taskId, ['completed', 'failed'], 60_000);
+
+    expect(row).toMatchObject({ status: 'failed', failure_reason: 'timeout' });
+    expect(agentProcessesOf(taskId)).toEqual([]);
+    const timeline = await stack.timeline(taskId);
+    expect(timeline.map((entry) => entry.seq)).toEqual(timeline.map((_, index) => index));
+  }, 120_000);
+
+  it('on SIGTERM, ends the in-flight task as cancelled_by_shutdown, queues its retry and leaves no agent process', async () => {
+    const taskId = await stack.enqueue({ runtimeId: `${DAEMON_ID}-claude-code`, prompt: 'Work long [[scenario:slow 60000]]', maxAttempts: 2 });
+    await stack.waitForTask(taskId, ['running']);
+    await stack.model.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body).includes('Work long'), 60_000);
+    expect(agentProcessesOf(taskId).length).toBeGreaterThan(0);
+
+    await daemon!.stop();
+    daemon = undefined;
+
+    expect(await stack.waitForTask(taskId, ['completed', 'failed', 'cancelled'], 30_000)).toMatchObject({ status: 'failed', failure_reason: 'cancelled_by_shutdown' });
+    expect(agentProcessesOf(taskId)).toEqual([]);
+    const retries = await stack.tasks('retry_of_task_id = $1', [taskId]);
+    expect(retries).toEqual([expect.objectContaining({ status: 'queued' })]);
+    // What the run said before the shutdown was published: at least the session it started.
+    expect((await stack.timeline(taskId)).map((entry) => entry.message.type)).toContain('status');
+  }, 180_000);
+});

@@ -1,0 +1,34 @@
+import type { DetectedRuntime } from '../runtimes/runtime-detector';
+import { BUILT_IN_RUNTIME_IDENTITIES, type RuntimeIdentity } from '../runtimes/runtime-identities';
+import { BackendCatalog } from './backend.catalog';
+
+const detected = (identity: RuntimeIdentity): DetectedRuntime => ({ runtimeId: `d-${identity.identity}`, identity, executablePath: `/bin/${identity.commandName}`, version: '1.0.0' });
+const builtIn = (name: string): RuntimeIdentity => BUILT_IN_RUNTIME_IDENTITIES.find((identity) => identity.identity === name)!;
+const profile = (protocolFamily: RuntimeIdentity['protocolFamily']): RuntimeIdentity => ({
+  identity: 'profile-p',
+  displayName: 'P',
+  commandName: 'p',
+  protocolFamily,
+  provider: null,
+  versionArgs: ['--version'],
+  profile: { profileId: 'p', fixedArgs: [] },
+});
+
+describe('backend catalog', () => {
+  const catalog = new BackendCatalog();
+
+  it('gives each built-in CLI its own backend', () => {
+    for (const name of ['claude-code', 'codex', 'gemini-cli']) expect(catalog.supports(detected(builtIn(name)))).toBe(true);
+  });
+
+  it('gives a profile the plain backend of its family, not the Gemini-specific one', () => {
+    const acpProfile = catalog.backendFor(detected(profile('acp')));
+    expect(acpProfile).toBeDefined();
+    expect(acpProfile).not.toBe(catalog.backendFor(detected(builtIn('gemini-cli'))));
+    expect(catalog.supports(detected(profile('claude-stream-json')))).toBe(true);
+  });
+
+  it('offers nothing for a family without an adapter yet, so such runtimes are never claimed for', () => {
+    expect(catalog.supports(detected(profile('dsh-jsonl')))).toBe(false);
+  });
+});
