@@ -84,6 +84,7 @@ export const EVENT_PAYLOAD_SAMPLES: { [TType in EventType]: PayloadOf<TType> } =
   'task.expired': { taskId, cause: 'runtime_offline', message: 'Runtime offline for 24 h' },
   'runtime.registered': {
     daemonId: SAMPLE_IDS.daemonId,
+    workspaceId: 'workspace-1',
     runtimeId: SAMPLE_IDS.runtimeId,
     identity: 'claude-code',
     provider: 'anthropic',

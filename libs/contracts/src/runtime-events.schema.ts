@@ -20,6 +20,8 @@ export const protocolFamilySchema = z.enum(PROTOCOL_FAMILIES);
 
 export interface RuntimeRegisteredPayload {
   daemonId: string;
+  /** The workspace whose agents may use this runtime (the daemon's own workspace). */
+  workspaceId: string;
   runtimeId: string;
   /** The CLI identity, e.g. `claude-code`, `qwen-code`, `gemini-cli`. */
   identity: string;
@@ -35,6 +37,7 @@ export interface RuntimeRegisteredPayload {
 }
 export const runtimeRegisteredPayloadSchema = z.object({
   daemonId: identifierSchema,
+  workspaceId: identifierSchema,
   runtimeId: identifierSchema,
   identity: z.string().min(1),
   provider: z.string().min(1).nullable(),

@@ -14,6 +14,11 @@ export const daemonConfigSchema = natsServiceConfigSchema(8084).extend({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, _ or - (it becomes a subject token)')
     .default(defaultDaemonId()),
+  /** The workspace whose agents may use this daemon's runtimes. */
+  DAEMON_WORKSPACE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, _ or - (it becomes a subject token)')
+    .default('default'),
   /** Task slots across all runtimes of this daemon. */
   DAEMON_MAX_SLOTS: z.coerce.number().int().positive().default(20),
   DAEMON_HEARTBEAT_INTERVAL_MS: milliseconds(5_000),

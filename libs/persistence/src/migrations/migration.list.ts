@@ -2,6 +2,8 @@ import type { MigrationInterface } from 'typeorm';
 import { FoundationTables1795988600000 } from './1795988600000-foundation-tables.migration';
 import { TaskQueue1795988700000 } from './1795988700000-task-queue.migration';
 import { TaskToken1795988800000 } from './1795988800000-task-token.migration';
+import { TaskTimeline1795988900000 } from './1795988900000-task-timeline.migration';
+import { GatewayDomain1795989000000 } from './1795989000000-gateway-domain.migration';
 
 /**
  * Every migration of the system, oldest first: one database schema history shared by all
@@ -11,4 +13,6 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   FoundationTables1795988600000,
   TaskQueue1795988700000,
   TaskToken1795988800000,
+  TaskTimeline1795988900000,
+  GatewayDomain1795989000000,
 ];

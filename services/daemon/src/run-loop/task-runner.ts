@@ -59,6 +59,9 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
   }
 
   let environment: Record<string, string>;
+  // Published only once the queue accepted the start: an attempt handed back before it started is
+  // run again under the same task id, and its seq must then start from 0 with nothing taken.
+  const preparationNotes: AgentMessage[] = [];
   try {
     const prepared = await prepareExecEnv({
       root: dependencies.workspacesRoot,
@@ -76,10 +79,10 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     environment = prepared.environment;
     // No skill store exists yet (the gateway's skills come with issue 6): say which were not installed.
     if (prepared.skills.skipped.length > 0) {
-      await publishMessage({ type: 'log', level: 'warn', text: `skills not installed: ${prepared.skills.skipped.map((skill) => `${skill.name} (${skill.reason})`).join(', ')}` });
+      preparationNotes.push({ type: 'log', level: 'warn', text: `skills not installed: ${prepared.skills.skipped.map((skill) => `${skill.name} (${skill.reason})`).join(', ')}` });
     }
     if (prepared.rejectedEnvironmentKeys.length > 0) {
-      await publishMessage({ type: 'log', level: 'warn', text: `agent environment keys refused: ${prepared.rejectedEnvironmentKeys.map((key) => key.key).join(', ')}` });
+      preparationNotes.push({ type: 'log', level: 'warn', text: `agent environment keys refused: ${prepared.rejectedEnvironmentKeys.map((key) => key.key).join(', ')}` });
     }
   } catch (error) {
     log.error({ err: error }, 'preparing the exec env failed');
@@ -99,6 +102,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     log.warn({ refusal: started.error }, 'the queue refused the start; dropping the run');
     return;
   }
+  for (const note of preparationNotes) await publishMessage(note);
 
   const execute = (resume: string | undefined): Promise<AgentSession> =>
     backend.execute(task.prompt, {
@@ -120,6 +124,8 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     session = await execute(undefined);
     result = await followSession(session, task, dependencies, publishMessage, false);
   }
+  // Token totals go into the timeline for every outcome, so failed and cancelled runs count too.
+  for (const usage of result.usage) await publishMessage({ type: 'usage', ...usage });
   await dependencies.outbox.closeTask(task.taskId);
 
   if (result.status === 'completed') {

@@ -7,11 +7,13 @@ export class RuntimePresencePublisher {
   constructor(
     private readonly connection: MessagingConnection,
     private readonly daemonId: string,
+    private readonly workspaceId: string,
   ) {}
 
   async registered(runtime: DetectedRuntime, capacity: number): Promise<void> {
     await this.send('runtime.registered', {
       daemonId: this.daemonId,
+      workspaceId: this.workspaceId,
       runtimeId: runtime.runtimeId,
       identity: runtime.identity.identity,
       provider: runtime.identity.provider,

@@ -30,7 +30,7 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(DAEMON_LOGGER) private readonly logger: JsonLogger,
     private readonly slots: SlotTracker,
   ) {
-    this.publisher = new RuntimePresencePublisher(connection, config.DAEMON_ID);
+    this.publisher = new RuntimePresencePublisher(connection, config.DAEMON_ID, config.DAEMON_WORKSPACE_ID);
   }
 
   current(): DetectedRuntime[] {
