@@ -82,6 +82,7 @@ function bootInProcess<Config extends ServiceBaseConfig & PlatformConfig>(
     service: definition.service,
     config,
     createModule: (validated, logger) => definition.createModule(validated, logger),
+    ...(definition.configureApp ? { configureApp: definition.configureApp } : {}),
     logger: createJsonLogger({ service: definition.service, level: 'warn' }),
   });
 }

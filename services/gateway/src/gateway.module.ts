@@ -1,5 +1,33 @@
-import { Module } from '@nestjs/common';
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import type { JsonLogger } from '@switchyard/service-kit';
+import { AuthModule } from './auth/auth.module';
+import type { GatewayConfig } from './gateway.config';
+import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './gateway.tokens';
+import { LiveModule } from './live/live.module';
 
-/** The gateway service's own providers and controllers; the platform (NATS, health, database) comes from serviceRootModule. */
+/** The gateway's configuration and logger, visible to all its modules. */
+@Global()
 @Module({})
-export class GatewayModule {}
+class GatewayContextModule {
+  static forRoot(config: GatewayConfig, logger: JsonLogger): DynamicModule {
+    return {
+      module: GatewayContextModule,
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: GATEWAY_LOGGER, useValue: logger },
+      ],
+      exports: [GATEWAY_CONFIG, GATEWAY_LOGGER],
+    };
+  }
+}
+
+/** REST + WebSocket for clients; the platform (NATS, health, database) comes from serviceRootModule. */
+@Module({})
+export class GatewayModule {
+  static forRoot(config: GatewayConfig, logger: JsonLogger): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [GatewayContextModule.forRoot(config, logger), AuthModule, LiveModule],
+    };
+  }
+}

@@ -1,8 +1,9 @@
-import { databaseServiceConfigSchema, defineService } from '@switchyard/service-kit';
+import { defineService } from '@switchyard/service-kit';
+import { gatewayConfigSchema } from './gateway.config';
 import { GatewayModule } from './gateway.module';
 
 export const gatewayService = defineService({
   service: 'gateway',
-  configSchema: databaseServiceConfigSchema(8080),
-  feature: () => GatewayModule,
+  configSchema: gatewayConfigSchema,
+  feature: (config, logger) => GatewayModule.forRoot(config, logger),
 });

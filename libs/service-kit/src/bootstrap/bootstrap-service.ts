@@ -17,6 +17,8 @@ export interface BootstrapServiceOptions<Config extends ServiceBaseConfig> {
   readonly loadConfig: () => Config;
   /** Builds the root module from the validated configuration. */
   readonly createModule: (config: Config, logger: JsonLogger) => unknown;
+  /** Adjusts the application before it listens (OpenAPI document, WebSocket upgrade, ...). */
+  readonly configureApp?: (app: INestApplication, config: Config) => void | Promise<void>;
 }
 
 export interface RunningService {
@@ -36,6 +38,7 @@ export async function startService<Config extends ServiceBaseConfig>(options: {
   readonly service: string;
   readonly config: Config;
   readonly createModule: (config: Config, logger: JsonLogger) => unknown;
+  readonly configureApp?: (app: INestApplication, config: Config) => void | Promise<void>;
   readonly logger?: JsonLogger;
 }): Promise<RunningService> {
   const logger = options.logger ?? createJsonLogger({ service: options.service, level: options.config.LOG_LEVEL });
@@ -46,6 +49,7 @@ export async function startService<Config extends ServiceBaseConfig>(options: {
   });
   try {
     app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+    await options.configureApp?.(app, options.config);
     await app.listen(options.config.PORT, options.config.HOST);
   } catch (error) {
     await app.close().catch(() => undefined);
@@ -75,7 +79,7 @@ export async function bootstrapService<Config extends ServiceBaseConfig>(
   }
   const logger = createJsonLogger({ service: options.service, level: config.LOG_LEVEL });
   try {
-    return await startService({ service: options.service, config, createModule: options.createModule, logger });
+    return await startService({ service: options.service, config, createModule: options.createModule, ...(options.configureApp ? { configureApp: options.configureApp } : {}), logger });
   } catch (error) {
     logger.fatal({ event: 'service_boot_failed', err: error }, `${options.service} failed to start`);
     await flushed(logger);

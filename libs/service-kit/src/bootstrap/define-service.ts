@@ -1,4 +1,4 @@
-import type { DynamicModule, Type } from '@nestjs/common';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import type { z } from 'zod';
 import { loadConfig } from '../config/load-config';
 import type { JsonLogger } from '../logging/json-logger';
@@ -10,6 +10,8 @@ export interface ServiceDefinition<Config extends ServiceBaseConfig & PlatformCo
   /** Validates an environment (process.env by default); throws ConfigValidationError. */
   loadConfig(env?: NodeJS.ProcessEnv): Config;
   createModule(config: Config, logger: JsonLogger): DynamicModule;
+  /** Adjusts the application before it listens (OpenAPI document, WebSocket upgrade, ...). */
+  readonly configureApp?: (app: INestApplication, config: Config) => void | Promise<void>;
 }
 
 /**
@@ -21,6 +23,7 @@ export function defineService<Schema extends z.ZodObject>(options: {
   readonly configSchema: Schema;
   /** The service's own module, built from its validated configuration. */
   readonly feature: (config: z.infer<Schema>, logger: JsonLogger) => Type | DynamicModule;
+  readonly configureApp?: (app: INestApplication, config: z.infer<Schema>) => void | Promise<void>;
 }): ServiceDefinition<z.infer<Schema> & ServiceBaseConfig & PlatformConfig> {
   type Config = z.infer<Schema> & ServiceBaseConfig & PlatformConfig;
   return {
@@ -33,6 +36,7 @@ export function defineService<Schema extends z.ZodObject>(options: {
         config,
         logger,
       }),
+    ...(options.configureApp ? { configureApp: options.configureApp as (app: INestApplication, config: Config) => void | Promise<void> } : {}),
   };
 }
 

@@ -1,0 +1,23 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { DATA_SOURCE } from '@switchyard/persistence';
+import { hashApiToken } from './api-token.codec';
+import type { Caller } from './caller';
+
+/** Resolves a presented API token to its caller; revoked and unknown tokens resolve to nothing. */
+@Injectable()
+export class ApiTokenVerifier {
+  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  async verify(token: string | undefined): Promise<Caller | undefined> {
+    if (!token) return undefined;
+    const rows = await this.dataSource.query<Array<{ id: string; workspace_id: string }>>(
+      `update api_token set last_used_at = now()
+        where token_hash = $1 and revoked_at is null
+        returning id, workspace_id`,
+      [hashApiToken(token)],
+    );
+    const row = rows[0];
+    return row ? { workspaceId: row.workspace_id, tokenId: row.id } : undefined;
+  }
+}
