@@ -9,6 +9,7 @@ export * from './unified-message.schema';
 export * from './event-envelope.schema';
 export * from './task-lifecycle-events.schema';
 export * from './task-message-event.schema';
+export * from './timeline-entry.schema';
 export * from './task-outcome-events.schema';
 export * from './runtime-events.schema';
 export * from './runtime-profile.schema';
