@@ -85,7 +85,9 @@ export async function startConsumer<T>(connection: MessagingConnection, options:
     try {
       message.working();
       const { event } = await publishDeadLetter({ connection, message, ...labels, reason, error, traceContext });
-      message.term(reason);
+      // No reason argument: servers before 2.10.4 do not recognise `+TERM <reason>` and redeliver the
+      // message forever. The reason travels in the dead-letter copy's headers instead.
+      message.term();
       logger.warn({ ...labels, reason, streamSeq: event.streamSeq, error: event.detail }, 'message dead-lettered');
       options.onDeadLetter?.(event);
     } catch (publishError) {

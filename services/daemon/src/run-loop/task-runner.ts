@@ -7,6 +7,7 @@ import type { TaskMessageOutbox } from '../outbox/task-message.outbox';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 import type { QueueClient } from './queue.client';
 import { failureReasonOf } from './run-outcome.mapper';
+import { taskMessageSanitizer } from './task-secrets';
 
 export interface TaskRunnerDependencies {
   readonly daemonId: string;
@@ -40,12 +41,14 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
   let seq = 0;
   let pinnedSessionId: string | undefined;
   let workDirectory = '';
+  const sanitize = taskMessageSanitizer(task);
   const publishMessage = async (message: AgentMessage): Promise<void> => {
     if (message.type === 'status' && message.sessionId && message.sessionId !== pinnedSessionId) {
       pinnedSessionId = message.sessionId;
       await pinSession({ task, runtime, sessionId: message.sessionId, workDirectory, dependencies });
     }
-    const envelope = createEvent({ type: 'task.message', payload: { taskId: task.taskId, seq, attempt: task.attempt, message } });
+    // Secrets are redacted before anything leaves the machine (the projector redacts again).
+    const envelope = createEvent({ type: 'task.message', payload: { taskId: task.taskId, seq, attempt: task.attempt, message: sanitize(message) } });
     await dependencies.outbox.enqueue({ taskId: task.taskId, seq, subject: subjects.forEvent(envelope), messageId: messageIds.taskMessage(task.taskId, seq), body: envelope });
     seq += 1;
   };

@@ -1,0 +1,25 @@
+import { agentMessageSchema } from '@switchyard/contracts';
+import { sampleAgentSnapshot } from '@switchyard/testing';
+import { sampleClaimedTask } from '../exec-env/exec-env.spec-helper';
+import { taskMessageSanitizer, taskSecretsOf } from './task-secrets';
+
+describe('task secrets', () => {
+  const task = sampleClaimedTask({
+    agent: sampleAgentSnapshot({ env: { INTERNAL_API_KEY: 'int-8f3a9c2e1b7d', DEBUG: '1', REGION: 'eu-west', SAME_KEY: 'int-8f3a9c2e1b7d' } }),
+    taskToken: 'stt_0190f3a2-token-value',
+  });
+
+  it('are the agent env values and the task token, long enough to match safely, once each', () => {
+    expect(taskSecretsOf(task)).toEqual(['int-8f3a9c2e1b7d', 'stt_0190f3a2-token-value']);
+  });
+
+  it('never reach the outbox: every message is redacted before it is enqueued', () => {
+    // Given the sanitizer the run loop uses for this task
+    const sanitize = taskMessageSanitizer(task);
+    // When the CLI prints the env value and the token (and an ordinary short value)
+    const message = sanitize({ type: 'tool-result', callId: 'call-1', output: 'INTERNAL_API_KEY int-8f3a9c2e1b7d token stt_0190f3a2-token-value region eu-west', status: 'ok' });
+    // Then both secrets are gone, short values stay readable, and the message is still valid
+    expect(message).toEqual({ type: 'tool-result', callId: 'call-1', output: 'INTERNAL_API_KEY [REDACTED:known_secret] token [REDACTED:known_secret] region eu-west', status: 'ok' });
+    expect(agentMessageSchema.safeParse(message).success).toBe(true);
+  });
+});
