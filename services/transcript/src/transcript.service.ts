@@ -1,8 +1,9 @@
-import { databaseServiceConfigSchema, defineService } from '@switchyard/service-kit';
+import { defineService } from '@switchyard/service-kit';
+import { transcriptConfigSchema } from './transcript.config';
 import { TranscriptModule } from './transcript.module';
 
 export const transcriptService = defineService({
   service: 'transcript',
-  configSchema: databaseServiceConfigSchema(8082),
-  feature: () => TranscriptModule,
+  configSchema: transcriptConfigSchema,
+  feature: (config, logger) => TranscriptModule.forRoot(config, logger),
 });

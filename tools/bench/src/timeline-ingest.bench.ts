@@ -1,0 +1,188 @@
+import { Client } from 'pg';
+import { AckPolicy } from '@nats-io/jetstream';
+import { createEvent, messageIds, subjects, type AgentMessage, type TaskMessageEvent } from '@switchyard/contracts';
+import { provisionStreams, publish, type MessagingConnection } from '@switchyard/messaging';
+import { createMessageSanitizer } from '@switchyard/redaction';
+import { elapsedMs } from './statistics';
+
+export interface TimelineIngestFigures {
+  readonly tasks: number;
+  readonly events: number;
+  /** Average encoded event size. */
+  readonly eventBytes: number;
+  /** Daemon-style publish (per task in seq order, each acked) → committed `task_message` rows. */
+  readonly timelineEventsPerSecond: number;
+  /** How long after the last publish was acknowledged the last row was committed (projector lag). */
+  readonly lastRowAfterLastAckMs: number;
+  /** The same payloads: JetStream async publish (many in flight) and a pull consumer acking each. */
+  readonly rawJetStreamEventsPerSecond: number;
+  /** The same rows: multi-row inserts (`unnest`, 500 per statement) on one connection, no projector. */
+  readonly rawPostgresRowsPerSecond: number;
+}
+
+const TOOL_OUTPUT = Array.from({ length: 30 }, (_, line) => `PASS src/module-${line}/feature.unit.spec.ts (${line * 7} ms)`).join('\n');
+
+/** A realistic mix of timeline messages (every one becomes a row). */
+function messageFor(seq: number): AgentMessage {
+  const callId = `toolu_${Math.floor(seq / 4)}`;
+  switch (seq % 4) {
+    case 0:
+      return { type: 'text', text: `I will look at the failing test in src/loader.ts and then run the suite again (step ${seq}). `.repeat(3) };
+    case 1:
+      return { type: 'tool-use', tool: 'Bash', callId, input: { command: 'npx jest src/loader --runInBand', description: 'Run the loader tests', timeout: 120000 } };
+    case 2:
+      return { type: 'tool-result', callId, tool: 'Bash', output: TOOL_OUTPUT, status: 'ok' };
+    default:
+      return { type: 'thinking', text: 'The fixture path is resolved against the wrong directory; fix the join and rerun.' };
+  }
+}
+
+function timelineEvent(taskId: string, seq: number, sanitize: (message: AgentMessage) => AgentMessage): TaskMessageEvent {
+  return createEvent({ type: 'task.message', payload: { taskId, seq, attempt: 1, message: sanitize(messageFor(seq)) } });
+}
+
+/**
+ * Timeline ingest with `tasks` concurrent tasks, beside two baselines measured on the same
+ * payloads in the same run: what JetStream alone and Postgres alone can move.
+ */
+export async function measureTimelineIngest(options: {
+  readonly connection: MessagingConnection;
+  readonly databaseUrl: string;
+  readonly tasks: number;
+  readonly messagesPerTask: number;
+}): Promise<TimelineIngestFigures> {
+  const { connection } = options;
+  const events = options.tasks * options.messagesPerTask;
+  // As on a daemon: redacted and cleaned before publish, with the task's exact secrets.
+  const sanitize = createMessageSanitizer({ exactSecrets: ['bench-agent-env-secret-value', 'stt_bench-task-token-value'] });
+  const sample = Array.from({ length: 400 }, (_, seq) => timelineEvent('bench-size', seq, sanitize));
+  const eventBytes = Math.round(sample.reduce((total, event) => total + Buffer.byteLength(JSON.stringify(event)), 0) / sample.length);
+
+  const rawJetStreamEventsPerSecond = await measureRawJetStream(connection, events, sanitize);
+  const rawPostgresRowsPerSecond = await measureRawPostgres(options.databaseUrl, events, sanitize);
+
+  const database = new Client({ connectionString: options.databaseUrl });
+  await database.connect();
+  try {
+    const countRows = async (prefix: string): Promise<number> =>
+      Number((await database.query<{ count: string }>('select count(*) from task_message where task_id like $1', [`${prefix}%`])).rows[0]!.count);
+    const runTasks = async (prefix: string, perTask: number): Promise<void> => {
+      await Promise.all(
+        Array.from({ length: options.tasks }, async (_, task) => {
+          const taskId = `${prefix}${task}`;
+          // Like the daemon's outbox: one task's messages in seq order, each until acknowledged.
+          for (let seq = 0; seq < perTask; seq += 1) {
+            const envelope = timelineEvent(taskId, seq, sanitize);
+            await publish(connection, { subject: subjects.forEvent(envelope), data: envelope, messageId: messageIds.taskMessage(taskId, seq), retry: { maxAttempts: Infinity } });
+          }
+        }),
+      );
+    };
+    const waitForRows = async (prefix: string, expected: number): Promise<void> => {
+      const deadline = Date.now() + 120_000;
+      while ((await countRows(prefix)) < expected) {
+        if (Date.now() > deadline) throw new Error(`timeline ingest: rows for ${prefix} did not reach ${expected}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    // Warm-up: the projector's consumer exists and the code paths are hot before the clock runs.
+    await runTasks('bench-warmup-', 8);
+    await waitForRows('bench-warmup-', options.tasks * 8);
+    const start = process.hrtime.bigint();
+    await runTasks('bench-timeline-', options.messagesPerTask);
+    const published = process.hrtime.bigint();
+    await waitForRows('bench-timeline-', events);
+    const timelineEventsPerSecond = events / (elapsedMs(start) / 1000);
+    const lastRowAfterLastAckMs = elapsedMs(published);
+    return { tasks: options.tasks, events, eventBytes, timelineEventsPerSecond, lastRowAfterLastAckMs, rawJetStreamEventsPerSecond, rawPostgresRowsPerSecond };
+  } finally {
+    await database.end();
+  }
+}
+
+/** JetStream alone: every event published asynchronously (a window in flight) and consumed with acks. */
+async function measureRawJetStream(connection: MessagingConnection, events: number, sanitize: (message: AgentMessage) => AgentMessage): Promise<number> {
+  const stream = 'BENCH_RAW_TIMELINE';
+  await provisionStreams(connection, [{ name: stream, subjects: ['bench.raw.>'], storage: 'file', maxBytes: 256 * 1024 * 1024 }]);
+  const streamName = connection.namespace.stream(stream);
+  await connection.manager.consumers.add(streamName, { durable_name: 'bench-raw', ack_policy: AckPolicy.Explicit, max_ack_pending: 10_000 });
+  const payloads = Array.from({ length: events }, (_, index) => new TextEncoder().encode(JSON.stringify(timelineEvent(`bench-raw-${index % 100}`, index, sanitize))));
+  const consumer = await connection.jetstream.consumers.get(streamName, 'bench-raw');
+  const start = process.hrtime.bigint();
+  const consuming = (async () => {
+    const messages = await consumer.consume({ max_messages: 1_000 });
+    let received = 0;
+    for await (const message of messages) {
+      message.ack();
+      received += 1;
+      if (received === events) break;
+    }
+    await messages.close();
+  })();
+  const window = 1_000;
+  for (let offset = 0; offset < events; offset += window) {
+    await Promise.all(
+      payloads.slice(offset, offset + window).map((payload, index) =>
+        connection.jetstream.publish(connection.namespace.subject(`bench.raw.task-${(offset + index) % 100}`), payload, { msgID: `raw:${offset + index}` }),
+      ),
+    );
+  }
+  await consuming;
+  const seconds = elapsedMs(start) / 1000;
+  await connection.manager.streams.delete(streamName);
+  return events / seconds;
+}
+
+/** Postgres alone: the projector's row shape, 500 rows per `insert ... select from unnest(...)`. */
+async function measureRawPostgres(databaseUrl: string, rows: number, sanitize: (message: AgentMessage) => AgentMessage): Promise<number> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('create temporary table bench_task_message (like task_message including all)');
+    const prepared = Array.from({ length: rows }, (_, index) => {
+      const event = timelineEvent(`bench-pg-${index % 100}`, index, sanitize);
+      const message = event.payload.message;
+      return {
+        id: event.eventId,
+        taskId: event.payload.taskId,
+        seq: index,
+        type: message.type.replace('-', '_'),
+        tool: 'tool' in message ? (message.tool ?? null) : null,
+        callId: 'callId' in message ? message.callId : null,
+        content: message.type === 'text' || message.type === 'thinking' ? message.text : null,
+        input: message.type === 'tool-use' ? JSON.stringify(message.input) : null,
+        output: message.type === 'tool-result' ? message.output : null,
+        status: message.type === 'tool-result' ? message.status : null,
+        createdAt: event.occurredAt,
+      };
+    });
+    const statement = `
+      insert into bench_task_message (id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, created_at)
+      select id, task_id, seq, 1, type, tool, call_id, content, input::jsonb, output, false, tool_status, null, created_at
+      from unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::timestamptz[])
+        as r(id, task_id, seq, type, tool, call_id, content, input, output, tool_status, created_at)
+      on conflict (task_id, seq) do nothing`;
+    const start = process.hrtime.bigint();
+    for (let offset = 0; offset < rows; offset += 500) {
+      const batch = prepared.slice(offset, offset + 500);
+      await client.query('begin');
+      await client.query(statement, [
+        batch.map((row) => row.id),
+        batch.map((row) => row.taskId),
+        batch.map((row) => row.seq),
+        batch.map((row) => row.type),
+        batch.map((row) => row.tool),
+        batch.map((row) => row.callId),
+        batch.map((row) => row.content),
+        batch.map((row) => row.input),
+        batch.map((row) => row.output),
+        batch.map((row) => row.status),
+        batch.map((row) => row.createdAt),
+      ]);
+      await client.query('commit');
+    }
+    return rows / (elapsedMs(start) / 1000);
+  } finally {
+    await client.end();
+  }
+}
