@@ -1,12 +1,21 @@
 import { z } from 'zod';
 import { databaseServiceConfigSchema } from '@switchyard/service-kit';
 
+const milliseconds = (defaultValue: number) => z.coerce.number().int('must be an integer').positive('must be positive').default(defaultValue);
+
 export const gatewayConfigSchema = databaseServiceConfigSchema(8080).extend({
   /**
    * Ensures, at boot, a workspace `default` and this API token in it: how a fresh install (and the
    * local stack) gets its first credential. Leave unset in production once tokens exist.
    */
   GATEWAY_BOOTSTRAP_TOKEN: z.string().regex(/^sy_[A-Za-z0-9_-]{20,200}$/, 'must look like an API token: sy_ followed by 20+ url-safe characters').optional(),
+  /**
+   * A runtime whose last heartbeat (or registration) is older than this is shown offline
+   * (`heartbeat_missed`), even without a `runtime.offline` event: a killed daemon sends none.
+   */
+  GATEWAY_RUNTIME_OFFLINE_AFTER_MS: milliseconds(15_000),
+  /** How long one command to the queue may take before it is retried (same request id), then answered 503. */
+  GATEWAY_QUEUE_TIMEOUT_MS: milliseconds(5_000),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

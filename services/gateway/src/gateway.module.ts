@@ -1,9 +1,12 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { AuthModule } from './auth/auth.module';
 import type { GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './gateway.tokens';
+import { ApiExceptionFilter } from './http/api-exception.filter';
 import { LiveModule } from './live/live.module';
+import { REST_MODULES } from './rest.modules';
 
 /** The gateway's configuration and logger, visible to all its modules. */
 @Global()
@@ -21,13 +24,17 @@ class GatewayContextModule {
   }
 }
 
-/** REST + WebSocket for clients; the platform (NATS, health, database) comes from serviceRootModule. */
+/**
+ * REST + WebSocket for clients; the platform (NATS, health, database) comes from serviceRootModule.
+ * One exception filter answers every HTTP error as `{ error: { code, message, details? } }`.
+ */
 @Module({})
 export class GatewayModule {
   static forRoot(config: GatewayConfig, logger: JsonLogger): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [GatewayContextModule.forRoot(config, logger), AuthModule, LiveModule],
+      imports: [GatewayContextModule.forRoot(config, logger), AuthModule, LiveModule, ...REST_MODULES],
+      providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };
   }
 }

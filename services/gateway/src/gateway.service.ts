@@ -1,9 +1,11 @@
 import { defineService } from '@switchyard/service-kit';
 import { gatewayConfigSchema } from './gateway.config';
 import { GatewayModule } from './gateway.module';
+import { configureGatewayApp } from './http/configure-gateway-app';
 
 export const gatewayService = defineService({
   service: 'gateway',
   configSchema: gatewayConfigSchema,
   feature: (config, logger) => GatewayModule.forRoot(config, logger),
+  configureApp: (app) => configureGatewayApp(app),
 });

@@ -4,6 +4,7 @@ import { TaskQueue1795988700000 } from './1795988700000-task-queue.migration';
 import { TaskToken1795988800000 } from './1795988800000-task-token.migration';
 import { TaskTimeline1795988900000 } from './1795988900000-task-timeline.migration';
 import { GatewayDomain1795989000000 } from './1795989000000-gateway-domain.migration';
+import { TaskListIndex1795989100000 } from './1795989100000-task-list-index.migration';
 
 /**
  * Every migration of the system, oldest first: one database schema history shared by all
@@ -15,4 +16,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   TaskToken1795988800000,
   TaskTimeline1795988900000,
   GatewayDomain1795989000000,
+  TaskListIndex1795989100000,
 ];

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '@switchyard/persistence';
+import { returningRows } from '../database/returning-rows';
 import { hashApiToken } from './api-token.codec';
 import type { Caller } from './caller';
 
@@ -11,7 +12,9 @@ export class ApiTokenVerifier {
 
   async verify(token: string | undefined): Promise<Caller | undefined> {
     if (!token) return undefined;
-    const rows = await this.dataSource.query<Array<{ id: string; workspace_id: string }>>(
+    // An UPDATE through TypeORM answers [rows, count]; returningRows yields the rows themselves.
+    const rows = await returningRows<{ id: string; workspace_id: string }>(
+      this.dataSource,
       `update api_token set last_used_at = now()
         where token_hash = $1 and revoked_at is null
         returning id, workspace_id`,

@@ -22,7 +22,10 @@ export class BootstrapTokenSeeder implements OnApplicationBootstrap {
       await manager.query(`insert into workspace (id, name) values ($1, 'Default') on conflict (id) do nothing`, [DEFAULT_WORKSPACE_ID]);
       await manager.query(
         `insert into api_token (id, workspace_id, name, token_hash) values ('bootstrap', $1, 'bootstrap token', $2)
-         on conflict (id) do update set token_hash = excluded.token_hash, revoked_at = null`,
+         on conflict (id) do update set
+           token_hash = excluded.token_hash,
+           -- Revoking the bootstrap token sticks; configuring a new value issues it afresh.
+           revoked_at = case when api_token.token_hash = excluded.token_hash then api_token.revoked_at else null end`,
         [DEFAULT_WORKSPACE_ID, hashApiToken(token)],
       );
     });

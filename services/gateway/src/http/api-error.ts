@@ -1,0 +1,55 @@
+/**
+ * Every error code the REST API answers with, and its HTTP status: one table, so the exception
+ * filter, the OpenAPI document and the docs agree. Bodies are `{ error: { code, message, details? } }`.
+ */
+export const API_ERROR_CODES = {
+  validation_failed: { status: 400, description: 'The body, query or path failed validation; nothing was written.' },
+  bad_request: { status: 400, description: 'The request could not be read (e.g. malformed JSON).' },
+  unknown_protocol_family: { status: 400, description: 'The protocol family is not one of the accepted ones (listed in details).' },
+  unknown_runtime: { status: 400, description: 'The runtime is not a runtime of the caller’s workspace.' },
+  unauthenticated: { status: 401, description: 'No valid API token (Authorization: Bearer sy_...).' },
+  not_found: { status: 404, description: 'No such resource in the caller’s workspace.' },
+  workspace_exists: { status: 409, description: 'A workspace with this id already exists.' },
+  runtime_profile_name_taken: { status: 409, description: 'The workspace has a runtime profile with this display name.' },
+  agent_name_taken: { status: 409, description: 'The workspace has an active agent with this name.' },
+  agent_archived: { status: 409, description: 'The agent is archived.' },
+  agent_runtime_unavailable: { status: 409, description: 'The agent’s runtime is no longer a runtime of the workspace.' },
+  task_not_finished: { status: 409, description: 'Only a completed, failed or cancelled task can be rerun.' },
+  conflict: { status: 409, description: 'The queue refused: the command contradicts the task’s current state.' },
+  terminal_state: { status: 409, description: 'The queue refused: the task is already completed, failed or cancelled.' },
+  stale_attempt: { status: 409, description: 'The queue refused: the attempt named is no longer current.' },
+  payload_too_large: { status: 413, description: 'The body exceeds the size limit.' },
+  invalid_request: { status: 422, description: 'The queue refused the command as invalid.' },
+  internal: { status: 500, description: 'A gateway defect; see its logs.' },
+  queue_error: { status: 502, description: 'The queue failed while handling the command; retrying is safe.' },
+  queue_unavailable: { status: 503, description: 'The queue did not answer (NATS or the queue service is down).' },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+export type ApiErrorCode = keyof typeof API_ERROR_CODES;
+
+export interface ApiErrorBody {
+  error: { code: ApiErrorCode; message: string; details?: unknown };
+}
+
+/** A domain error of the REST edge; the exception filter turns it into its status and body. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.status = API_ERROR_CODES[code].status;
+  }
+
+  toBody(): ApiErrorBody {
+    return { error: { code: this.code, message: this.message, ...(this.details === undefined ? {} : { details: this.details }) } };
+  }
+}
+
+export function notFound(what: string, id: string): ApiError {
+  return new ApiError('not_found', `${what} ${id} not found`);
+}

@@ -1,0 +1,91 @@
+import type { Subscription } from '@nats-io/nats-core';
+import type { DataSource } from 'typeorm';
+import { parseEvent, subjects, type TaskEventType } from '@switchyard/contracts';
+import type { MessagingConnection } from '@switchyard/messaging';
+import type { JsonLogger } from '@switchyard/service-kit';
+import type { TaskStatusChange } from './live.frames';
+import { taskStatusChangeOf } from './task-status.mapper';
+import { workspaceOfTask } from './timeline-view.reader';
+
+const LIFECYCLE_EVENTS: readonly TaskEventType[] = [
+  'task.enqueued',
+  'task.deferred',
+  'task.claimed',
+  'task.started',
+  'task.requeued',
+  'task.completed',
+  'task.failed',
+  'task.expired',
+  'task.cancel_requested',
+  'task.cancelled',
+  'task.timed_out',
+];
+const REMEMBERED_TASKS = 10_000;
+
+type Listener = (change: TaskStatusChange) => void;
+
+/**
+ * Task status changes of every workspace, live from NATS (one subscription per gateway process),
+ * fanned out to the clients of each workspace. Live only: a client that reconnects lists tasks
+ * over REST for what it missed.
+ */
+export class WorkspaceFeedHub {
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly workspaceByTask = new Map<string, string>();
+  private readonly subscriptions: Subscription[] = [];
+
+  constructor(
+    private readonly connection: MessagingConnection,
+    private readonly dataSource: DataSource,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  start(): void {
+    for (const type of LIFECYCLE_EVENTS) {
+      const subscription = this.connection.nats.subscribe(this.connection.namespace.subject(subjects.eventTypeFilter(type)));
+      this.subscriptions.push(subscription);
+      void (async () => {
+        for await (const message of subscription) {
+          await this.dispatch(message.json()).catch((error: unknown) => this.logger.warn({ err: error }, 'workspace feed event dropped'));
+        }
+      })();
+    }
+  }
+
+  stop(): void {
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+  }
+
+  /** Returns the unsubscribe function. */
+  listen(workspaceId: string, listener: Listener): () => void {
+    const listeners = this.listeners.get(workspaceId) ?? new Set<Listener>();
+    listeners.add(listener);
+    this.listeners.set(workspaceId, listeners);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.listeners.delete(workspaceId);
+    };
+  }
+
+  private async dispatch(data: unknown): Promise<void> {
+    const parsed = parseEvent(data);
+    if (!parsed.ok) return;
+    const change = taskStatusChangeOf(parsed.event);
+    if (!change || this.listeners.size === 0) return;
+    const workspaceId = parsed.event.type === 'task.enqueued' ? parsed.event.payload.workspaceId : await this.workspaceOf(change.taskId);
+    if (workspaceId === undefined) return;
+    this.remember(change.taskId, workspaceId);
+    for (const listener of this.listeners.get(workspaceId) ?? []) listener(change);
+  }
+
+  private async workspaceOf(taskId: string): Promise<string | undefined> {
+    return this.workspaceByTask.get(taskId) ?? (await workspaceOfTask(this.dataSource, taskId));
+  }
+
+  private remember(taskId: string, workspaceId: string): void {
+    this.workspaceByTask.delete(taskId);
+    this.workspaceByTask.set(taskId, workspaceId);
+    // Maps iterate in insertion order: the first key is the least recently seen.
+    if (this.workspaceByTask.size > REMEMBERED_TASKS) this.workspaceByTask.delete(this.workspaceByTask.keys().next().value!);
+  }
+}

@@ -1,0 +1,9 @@
+import { AgentsModule } from './agents/agents.module';
+import { RuntimeProfilesModule } from './runtime-profiles/runtime-profiles.module';
+import { RuntimesModule } from './runtimes/runtimes.module';
+import { TasksModule } from './tasks/tasks.module';
+import { TokensModule } from './tokens/tokens.module';
+import { WorkspacesModule } from './workspaces/workspaces.module';
+
+/** The REST API under `/api`, one module per resource; also what the OpenAPI document covers. */
+export const REST_MODULES = [WorkspacesModule, TokensModule, RuntimesModule, RuntimeProfilesModule, AgentsModule, TasksModule] as const;

@@ -1,0 +1,28 @@
+import type { AgentSnapshot, TaskSource } from '@switchyard/contracts';
+import type { AgentRecord } from '../agents/agents.repository';
+
+/**
+ * The agent as the queue keeps it with the task (`agentSnapshotSchema`): the daemon runs the task
+ * with this copy, so later edits of the agent do not change a task already created. Secrets travel
+ * in clear here, inside the control plane only.
+ */
+export function agentSnapshotOf(agent: AgentRecord): AgentSnapshot {
+  const hasServers = Object.keys(agent.mcpServers).length > 0;
+  return {
+    name: agent.name,
+    instructions: agent.instructions,
+    model: agent.model,
+    thinkingLevel: agent.thinkingLevel,
+    skills: [...agent.skills],
+    env: { ...agent.env },
+    extraArgs: [...agent.extraArgs],
+    // The neutral MCP form the daemon reads: `{ servers: { <name>: { command | url, ... } } }`.
+    mcpConfig: hasServers ? { servers: agent.mcpServers } : null,
+    maxConcurrentTasks: agent.maxConcurrentTasks,
+  };
+}
+
+/** What a rerun is enqueued as: the same source, an issue's trigger becoming `rerun`. */
+export function rerunSourceOf(source: TaskSource): TaskSource {
+  return source.kind === 'issue' ? { ...source, trigger: 'rerun', commentId: null } : source;
+}
