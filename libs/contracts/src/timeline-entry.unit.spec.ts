@@ -3,8 +3,7 @@ import type { TaskMessageEvent } from './task-message-event.schema';
 import { timelineEntryOf, timelineEntrySchema } from './timeline-entry.schema';
 import type { AgentMessage } from './unified-message.schema';
 
-const taskMessage = (seq: number, message: AgentMessage): TaskMessageEvent =>
-  createEvent({ type: 'task.message', payload: { taskId: 'task-1', seq, attempt: 1, message } }) as TaskMessageEvent;
+const taskMessage = (seq: number, message: AgentMessage): TaskMessageEvent => createEvent({ type: 'task.message', payload: { taskId: 'task-1', seq, attempt: 1, message } });
 
 describe('timeline entries of task messages', () => {
   it('given text, thinking, a tool call, its result and an error, gives one valid entry each', () => {

@@ -83,6 +83,7 @@ async function main(): Promise<void> {
     say(`  ${'nats'.padEnd(15)} ${nats.url}${nats.privateServer ? ` (private, store ${path.join(config.SWITCHYARD_HOME, 'nats')})` : ''}`);
     say(`  ${'database'.padEnd(15)} ${database.description}`);
     say(`  ${'logs'.padEnd(15)} ${path.join(config.SWITCHYARD_HOME, 'logs')}/`);
+    say(`  ${'api token'.padEnd(15)} ${path.join(config.SWITCHYARD_HOME, 'api-token')} (workspace default; \`npx yard\` finds it)`);
     say('press Ctrl-C to stop');
   } catch (error) {
     sayError(error instanceof Error ? error.message : String(error));
@@ -137,6 +138,15 @@ function localTaskTokenSecret(config: LocalStackConfig): string {
   return secret;
 }
 
+/** The stack's own API token (workspace `default`), kept across restarts for `yard` and clients. */
+function localApiToken(config: LocalStackConfig): string {
+  const file = path.join(config.homeDirectory, 'api-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const token = `sy_${randomBytes(32).toString('base64url')}`;
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
 function childEnvironment(options: {
   readonly config: LocalStackConfig;
   readonly natsUrl: string;
@@ -150,6 +160,7 @@ function childEnvironment(options: {
     HOST: options.config.SWITCHYARD_HOST,
     SWITCHYARD_HOME: options.config.homeDirectory,
     QUEUE_TASK_TOKEN_SECRET: process.env['QUEUE_TASK_TOKEN_SECRET'] ?? localTaskTokenSecret(options.config),
+    GATEWAY_BOOTSTRAP_TOKEN: process.env['GATEWAY_BOOTSTRAP_TOKEN'] ?? localApiToken(options.config),
     // A laptop's NATS need not reserve the production stream sizes.
     SWITCHYARD_STREAM_MAX_BYTES_CAP: process.env['SWITCHYARD_STREAM_MAX_BYTES_CAP'] ?? String(256 * 1024 * 1024),
   };

@@ -2,6 +2,10 @@ import { PublishError, isRetryableError, publish, type MessagingConnection } fro
 import type { JsonLogger } from '@switchyard/service-kit';
 import { OutboxFileStore, type OutboxEntry } from './outbox-file.store';
 
+/** How often a busy task's acknowledged mark is written (and always when its queue drains). */
+const ACK_MARK_INTERVAL_MS = 20;
+/** Publishes of one task in flight at once. */
+const PUBLISH_WINDOW = 128;
 /** Group commit: lines written within this window share one fsync. */
 const SYNC_DELAY_MS = 10;
 const RETRY_DELAY_MS = 500;
@@ -62,7 +66,8 @@ export class TaskMessageOutbox {
   /** Resolves when every message of the task enqueued so far is acknowledged. */
   drained(taskId: string): Promise<void> {
     const queue = this.queues.get(taskId);
-    if (!queue || queue.entries.length === 0) return Promise.resolve();
+    // While a pump runs, its last acknowledgements (and the closed task's removal) are not done.
+    if (!queue || (queue.entries.length === 0 && !queue.pumping)) return Promise.resolve();
     return new Promise((resolve) => queue.drainedWaiters.push(resolve));
   }
 
@@ -99,22 +104,68 @@ export class TaskMessageOutbox {
     queue.pumping = this.publishInOrder(taskId, queue).finally(() => {
       queue.pumping = undefined;
       if (queue.entries.length > 0 && !this.stopping) this.pump(taskId);
+      // A waiter that came in between the pump's last check and now.
+      else if (queue.entries.length === 0) queue.drainedWaiters.splice(0).forEach((resolve) => resolve());
     });
   }
 
+  /**
+   * Publishes the task's queue head first, a window at a time: the window's publishes go out
+   * back to back on the one connection (so they reach the stream in seq order) and their acks are
+   * awaited in order. At the first failure the rest of the window counts as unacknowledged and is
+   * published again from there; JetStream drops the repeats by message id.
+   */
   private async publishInOrder(taskId: string, queue: TaskQueue): Promise<void> {
+    let acknowledgedSeq: number | undefined;
+    let markedAt = performance.now();
     while (queue.entries.length > 0 && !this.stopping) {
-      const entry = queue.entries[0]!;
-      if (!(await this.publishUntilAcknowledged(entry))) return;
-      await this.store.markAcknowledged(taskId, entry.seq);
-      queue.entries.shift();
+      const window = queue.entries.slice(0, PUBLISH_WINDOW);
+      const publishes = window.map((entry) => this.publishOnce(entry));
+      let acknowledged = 0;
+      for (const outcome of publishes) {
+        if ((await outcome) !== 'acknowledged') break;
+        acknowledged += 1;
+      }
+      // Every promise of the window is settled before the next round (no unhandled rejections).
+      await Promise.allSettled(publishes);
+      if (acknowledged > 0) {
+        acknowledgedSeq = window[acknowledged - 1]!.seq;
+        queue.entries.splice(0, acknowledged);
+      }
+      if (acknowledged < window.length && !(await this.publishUntilAcknowledged(window[acknowledged]!))) break;
+      if (acknowledged < window.length) {
+        acknowledgedSeq = window[acknowledged]!.seq;
+        queue.entries.shift();
+      }
+      // The mark only bounds what a restart publishes again (JetStream drops the repeats), so it
+      // is written every few ms rather than per message.
+      if (acknowledgedSeq !== undefined && performance.now() - markedAt >= ACK_MARK_INTERVAL_MS) {
+        await this.store.markAcknowledged(taskId, acknowledgedSeq);
+        markedAt = performance.now();
+        acknowledgedSeq = undefined;
+      }
     }
+    if (acknowledgedSeq !== undefined) await this.store.markAcknowledged(taskId, acknowledgedSeq);
     if (queue.entries.length === 0) {
-      queue.drainedWaiters.splice(0).forEach((resolve) => resolve());
       if (queue.closed && !this.stopping) {
         await this.store.remove(taskId);
         this.queues.delete(taskId);
       }
+      queue.drainedWaiters.splice(0).forEach((resolve) => resolve());
+    }
+  }
+
+  /** One attempt; a message JetStream refuses for good counts as done (it can never succeed). */
+  private async publishOnce(entry: OutboxEntry): Promise<'acknowledged' | 'failed'> {
+    try {
+      await publish(this.connection, { subject: entry.subject, data: entry.body, messageId: entry.messageId, signal: this.stopController.signal, retry: { maxAttempts: 1 } });
+      return 'acknowledged';
+    } catch (error) {
+      if (error instanceof PublishError && !isRetryableError(error)) {
+        this.refused(entry, error);
+        return 'acknowledged';
+      }
+      return 'failed';
     }
   }
 
@@ -132,14 +183,18 @@ export class TaskMessageOutbox {
       } catch (error) {
         if (this.stopping) return false;
         if (error instanceof PublishError && !isRetryableError(error)) {
-          this.dropped += 1;
-          this.logger.error({ event: 'outbox_message_refused', taskId: entry.taskId, seq: entry.seq, err: error }, 'JetStream refused a task message for good');
+          this.refused(entry, error);
           return true;
         }
         this.logger.warn({ event: 'outbox_publish_retry', taskId: entry.taskId, seq: entry.seq, err: error }, 'task message not acknowledged yet, retrying');
         await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
       }
     }
+  }
+
+  private refused(entry: OutboxEntry, error: unknown): void {
+    this.dropped += 1;
+    this.logger.error({ event: 'outbox_message_refused', taskId: entry.taskId, seq: entry.seq, err: error }, 'JetStream refused a task message for good');
   }
 
   private scheduleSync(): void {

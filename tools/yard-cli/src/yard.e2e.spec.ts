@@ -1,0 +1,102 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { TimelineEntry } from '@switchyard/contracts';
+import { connectMessaging, deleteNamespaceStreams } from '@switchyard/messaging';
+import { runMigrations } from '@switchyard/persistence';
+import { createTestDatabase, startMockModelServer, startServiceChild, testNatsUrl, uniqueNamespace, type MockModelServer, type ServiceChild, type TestDatabase } from '@switchyard/testing';
+
+const run = promisify(execFile);
+const workspaceRoot = path.resolve(__dirname, '../../..');
+const yardMain = path.join(workspaceRoot, 'dist/tools/yard-cli/src/main.js');
+const DAEMON_ID = 'daemon-yard-e2e';
+const TOKEN = 'sy_yard-e2e-token-yard-e2e-token-000001';
+
+/**
+ * The whole system as separate processes (queue, transcript, gateway, daemon) on real NATS and
+ * Postgres, driven by the `yard` CLI: POST a task, follow it live over WebSocket while the real
+ * Claude Code runs against the mock model, then replay it over REST: both give the same rows.
+ */
+describe('yard → gateway → queue → daemon → real Claude Code → transcript → yard', () => {
+  let database: TestDatabase;
+  let model: MockModelServer;
+  let home: string;
+  const services: ServiceChild[] = [];
+  let gatewayUrl = '';
+  const namespace = uniqueNamespace();
+
+  const yard = async (...args: string[]): Promise<{ stdout: string; stderr: string }> =>
+    run(process.execPath, [yardMain, ...args], { env: { ...process.env, SWITCHYARD_URL: gatewayUrl, SWITCHYARD_TOKEN: TOKEN }, maxBuffer: 64 * 1024 * 1024 });
+  const entriesOf = (stdout: string): TimelineEntry[] => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as TimelineEntry);
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [path.join(workspaceRoot, 'tools/build/build.mjs')], { stdio: 'ignore' });
+    database = await createTestDatabase();
+    await runMigrations({ url: database.url });
+    model = await startMockModelServer({});
+    home = await mkdtemp(path.join(tmpdir(), 'switchyard-yard-e2e-'));
+    const common = {
+      PATH: process.env['PATH'] ?? '',
+      SWITCHYARD_STREAM_MAX_BYTES_CAP: process.env['SWITCHYARD_STREAM_MAX_BYTES_CAP'] ?? '',
+      NATS_URL: testNatsUrl(),
+      SWITCHYARD_NAMESPACE: namespace,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    };
+    const start = async (entry: string, env: Record<string, string>): Promise<ServiceChild> => {
+      const child = await startServiceChild({ entry, env: { ...common, ...env }, timeoutMs: 60_000 });
+      services.push(child);
+      return child;
+    };
+    await start('services/queue/src/main.js', { DATABASE_URL: database.url, QUEUE_TASK_TOKEN_SECRET: 'yard-e2e-secret-yard-e2e-secret-000' });
+    await start('services/transcript/src/main.js', { DATABASE_URL: database.url });
+    gatewayUrl = (await start('services/gateway/src/main.js', { DATABASE_URL: database.url, GATEWAY_BOOTSTRAP_TOKEN: TOKEN })).url;
+    await start('services/daemon/src/main.js', {
+      DAEMON_ID,
+      SWITCHYARD_HOME: home,
+      DAEMON_PATH: `${path.join(workspaceRoot, 'tests/agent-clis/node_modules/.bin')}${path.delimiter}${process.env['PATH'] ?? ''}`,
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    for (const service of services.reverse()) await service.stop();
+    const connection = await connectMessaging({ url: testNatsUrl(), name: 'yard-e2e-cleanup', namespace });
+    await deleteNamespaceStreams(connection);
+    await connection.close();
+    await model?.stop();
+    await database?.drop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('creates a task, follows it live to completion, and the REST replay equals what the WebSocket delivered', async () => {
+    const runtimeId = `${DAEMON_ID}-claude-code`;
+    // The daemon's runtime reaches the gateway's view through its registration event.
+    const deadline = Date.now() + 60_000;
+    while (!(await yard('runtime', 'list')).stdout.includes(runtimeId)) {
+      if (Date.now() > deadline) throw new Error(`runtime ${runtimeId} never listed`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const agentId = (await yard('agent', 'create', '--name', 'e2e-claude', '--runtime', runtimeId, '--env', `ANTHROPIC_BASE_URL=${model.url}`, '--env', 'ANTHROPIC_API_KEY=sk-mock-not-a-secret')).stdout.trim();
+    const target = path.join(home, 'written-by-yard-task.txt');
+
+    const followed = await yard('task', 'create', '--agent', agentId, '--prompt', `Write it [[scenario:tool-write-file ${target} from yard]]`, '--follow', '--json');
+    const taskId = followed.stderr.split('\n')[0]!.trim();
+    const live = entriesOf(followed.stdout);
+
+    expect(await readFile(target, 'utf8')).toBe('from yard');
+    expect(live.map((entry) => entry.type)).toEqual(['tool_use', 'tool_result', 'text']);
+    expect(live.map((entry) => entry.seq)).toEqual([...live.map((entry) => entry.seq)].sort((left, right) => left - right));
+    expect(followed.stderr).toContain('== completed');
+
+    // The projector commits shortly after the events are published.
+    let replayed: TimelineEntry[] = [];
+    while (replayed.length < live.length && Date.now() < deadline + 60_000) {
+      replayed = entriesOf((await yard('task', 'messages', taskId, '--json')).stdout);
+      if (replayed.length < live.length) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(replayed).toEqual(live);
+  }, 240_000);
+});
