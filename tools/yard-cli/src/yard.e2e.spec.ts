@@ -71,15 +71,24 @@ describe('yard → gateway → queue → daemon → real Claude Code → transcr
     await rm(home, { recursive: true, force: true });
   });
 
+  let agent: Promise<string> | undefined;
+  /** The agent on the daemon's Claude runtime, created once the gateway lists that runtime. */
+  function claudeAgent(): Promise<string> {
+    agent ??= (async () => {
+      const runtimeId = `${DAEMON_ID}-claude-code`;
+      // The daemon's runtime reaches the gateway's view through its registration event.
+      const deadline = Date.now() + 60_000;
+      while (!(await yard('runtime', 'list')).stdout.includes(runtimeId)) {
+        if (Date.now() > deadline) throw new Error(`runtime ${runtimeId} never listed`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      return (await yard('agent', 'create', '--name', 'e2e-claude', '--runtime', runtimeId, '--env', `ANTHROPIC_BASE_URL=${model.url}`, '--env', 'ANTHROPIC_API_KEY=sk-mock-not-a-secret')).stdout.trim();
+    })();
+    return agent;
+  }
+
   it('creates a task, follows it live to completion, and the REST replay equals what the WebSocket delivered', async () => {
-    const runtimeId = `${DAEMON_ID}-claude-code`;
-    // The daemon's runtime reaches the gateway's view through its registration event.
-    const deadline = Date.now() + 60_000;
-    while (!(await yard('runtime', 'list')).stdout.includes(runtimeId)) {
-      if (Date.now() > deadline) throw new Error(`runtime ${runtimeId} never listed`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    const agentId = (await yard('agent', 'create', '--name', 'e2e-claude', '--runtime', runtimeId, '--env', `ANTHROPIC_BASE_URL=${model.url}`, '--env', 'ANTHROPIC_API_KEY=sk-mock-not-a-secret')).stdout.trim();
+    const agentId = await claudeAgent();
     const target = path.join(home, 'written-by-yard-task.txt');
 
     const followed = await yard('task', 'create', '--agent', agentId, '--prompt', `Write it [[scenario:tool-write-file ${target} from yard]]`, '--follow', '--json');
@@ -93,10 +102,29 @@ describe('yard → gateway → queue → daemon → real Claude Code → transcr
 
     // The projector commits shortly after the events are published.
     let replayed: TimelineEntry[] = [];
-    while (replayed.length < live.length && Date.now() < deadline + 60_000) {
+    const deadline = Date.now() + 60_000;
+    while (replayed.length < live.length && Date.now() < deadline) {
       replayed = entriesOf((await yard('task', 'messages', taskId, '--json')).stdout);
       if (replayed.length < live.length) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(replayed).toEqual(live);
   }, 240_000);
+
+  it('cancels a running task: the follower sees it end cancelled', async () => {
+    const agentId = await claudeAgent();
+    const created = await yard('task', 'create', '--agent', agentId, '--prompt', 'Take long [[scenario:slow 60000]]');
+    const taskId = created.stdout.trim();
+    // Exit code 1 (the task did not complete) rejects: keep the outcome either way.
+    const following = yard('task', 'follow', taskId).then(
+      ({ stdout }) => ({ stdout, code: 0 }),
+      (error: { stdout: string; code: number }) => ({ stdout: error.stdout, code: error.code }),
+    );
+    await model.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body ?? null).includes('Take long'), 60_000);
+
+    expect((await yard('task', 'cancel', taskId)).stdout).toContain(taskId);
+
+    const followed = await following;
+    expect({ stdout: followed.stdout, code: followed.code }).toMatchObject({ stdout: expect.stringContaining('== cancelled'), code: 1 });
+  }, 120_000);
 });
+

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { createEvent, messageIds, subjects, type AgentMessage, type EventOf } from '@switchyard/contracts';
 import { connectMessaging, publish, type MessagingConnection } from '@switchyard/messaging';
+import { SECRET_SAMPLES } from '@switchyard/redaction';
 import { startServiceForTest, testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
 import { hashApiToken } from '../auth/api-token.codec';
 import { gatewayService } from '../gateway.service';
@@ -154,14 +155,28 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
     expect(all).toEqual(Array.from({ length: 1_000 }, (_, index) => index));
   }, 90_000);
 
-  it('never lets a secret reach the client', async () => {
+  it('never lets a secret of the corpus reach the client, in text, tool input or tool output', async () => {
     const taskId = await newTask();
-    await publishMessage(taskId, 0, { type: 'text', text: 'the key is sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefghijklmnop' });
+    let seq = 0;
+    for (const sample of SECRET_SAMPLES) {
+      await publishMessage(taskId, seq++, { type: 'text', text: sample.text });
+      await publishMessage(taskId, seq++, { type: 'tool-use', tool: 'Bash', callId: `c${seq}`, input: { command: sample.text } });
+      await publishMessage(taskId, seq++, { type: 'tool-result', callId: `c${seq - 1}`, output: sample.text, status: 'ok' });
+    }
     const viewer = await client();
     viewer.send({ type: 'subscribe', taskId });
-    await viewer.waitFor((frames) => seqsReceived(frames, taskId).length === 1);
+    await viewer.waitFor((frames) => seqsReceived(frames, taskId).length === seq);
 
-    expect(JSON.stringify(viewer.frames)).not.toContain('AbCdEfGhIjKlMnOpQrStUvWxYz');
+    // Every string the client got, unescaped (a PEM block holds newlines).
+    const strings: string[] = [];
+    const collect = (value: unknown): void => {
+      if (typeof value === 'string') strings.push(value);
+      else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+    };
+    collect(viewer.frames);
+    const received = strings.join('\n');
+    expect(new Set(SECRET_SAMPLES.map((sample) => sample.kind)).size).toBeGreaterThanOrEqual(20);
+    for (const sample of SECRET_SAMPLES) expect({ kind: sample.kind, leaked: received.includes(sample.secret) }).toEqual({ kind: sample.kind, leaked: false });
   });
 
   it('keeps workspaces apart: another workspace cannot subscribe to a task, nor see its status changes', async () => {
