@@ -46,6 +46,22 @@ export function startServiceChild(options: { readonly entry: string; readonly en
   });
 }
 
+/**
+ * The environment every built service child of a test shares: the test's NATS and namespace, a
+ * free port on loopback, info logs (which `startServiceChild` waits on), and the stream size cap.
+ */
+export function serviceChildEnvironment(options: { readonly natsUrl: string; readonly namespace: string }): Record<string, string> {
+  return {
+    PATH: process.env['PATH'] ?? '',
+    SWITCHYARD_STREAM_MAX_BYTES_CAP: process.env['SWITCHYARD_STREAM_MAX_BYTES_CAP'] ?? '',
+    NATS_URL: options.natsUrl,
+    SWITCHYARD_NAMESPACE: options.namespace,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+  };
+}
+
 /** The repository root, from the sources (jest) or from their build in dist/ alike. */
 function workspaceRoot(): string {
   for (let directory = __dirname; directory !== path.dirname(directory); directory = path.dirname(directory)) {

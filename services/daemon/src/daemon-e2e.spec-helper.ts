@@ -10,6 +10,7 @@ import {
   createTestDatabase,
   sampleAgentSnapshot,
   startMockModelServer,
+  serviceChildEnvironment,
   startServiceChild,
   testNatsUrl,
   uniqueNamespace,
@@ -56,15 +57,8 @@ export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
   await runMigrations({ url: database.url });
   const model = await startMockModelServer({});
   const home = await mkdtemp(path.join(tmpdir(), 'switchyard-e2e-home-'));
-  const common = {
-    PATH: process.env['PATH'] ?? '',
-    SWITCHYARD_STREAM_MAX_BYTES_CAP: process.env['SWITCHYARD_STREAM_MAX_BYTES_CAP'] ?? '',
-    NATS_URL: testNatsUrl(),
-    SWITCHYARD_NAMESPACE: namespace,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-  };
+  const common = serviceChildEnvironment({ natsUrl: testNatsUrl(), namespace });
+
   const queue = await startServiceChild({ entry: 'services/queue/src/main.js', env: { ...common, DATABASE_URL: database.url, QUEUE_TASK_TOKEN_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e' }, timeoutMs: 60_000 });
   const connection = await connectMessaging({ url: testNatsUrl(), name: 'e2e-observer', namespace });
   const daemons: ServiceChild[] = [];

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { TimelineEntry } from '@switchyard/contracts';
 import { connectMessaging, deleteNamespaceStreams } from '@switchyard/messaging';
 import { runMigrations } from '@switchyard/persistence';
-import { createTestDatabase, startMockModelServer, startServiceChild, testNatsUrl, uniqueNamespace, type MockModelServer, type ServiceChild, type TestDatabase } from '@switchyard/testing';
+import { createTestDatabase, startMockModelServer, serviceChildEnvironment, startServiceChild, testNatsUrl, uniqueNamespace, type MockModelServer, type ServiceChild, type TestDatabase } from '@switchyard/testing';
 
 const run = promisify(execFile);
 const workspaceRoot = path.resolve(__dirname, '../../..');
@@ -37,15 +37,8 @@ describe('yard → gateway → queue → daemon → real Claude Code → transcr
     await runMigrations({ url: database.url });
     model = await startMockModelServer({});
     home = await mkdtemp(path.join(tmpdir(), 'switchyard-yard-e2e-'));
-    const common = {
-      PATH: process.env['PATH'] ?? '',
-      SWITCHYARD_STREAM_MAX_BYTES_CAP: process.env['SWITCHYARD_STREAM_MAX_BYTES_CAP'] ?? '',
-      NATS_URL: testNatsUrl(),
-      SWITCHYARD_NAMESPACE: namespace,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-    };
+    const common = serviceChildEnvironment({ natsUrl: testNatsUrl(), namespace });
+
     const start = async (entry: string, env: Record<string, string>): Promise<ServiceChild> => {
       const child = await startServiceChild({ entry, env: { ...common, ...env }, timeoutMs: 60_000 });
       services.push(child);

@@ -41,8 +41,8 @@ describe('Claude stream-json adapter on the real Claude Code CLI', () => {
     };
   }
 
-  async function run(prompt: string, resumeSessionId?: string): Promise<{ session: AgentSession; messages: AgentMessage[]; result: AgentRunResult }> {
-    const session = await backend.execute(prompt, {
+  async function run(prompt: string, resumeSessionId?: string, using = backend): Promise<{ session: AgentSession; messages: AgentMessage[]; result: AgentRunResult }> {
+    const session = await using.execute(prompt, {
       cwd: workDirectory,
       env: environment(),
       executable: realCli('claude'),
@@ -69,15 +69,7 @@ describe('Claude stream-json adapter on the real Claude Code CLI', () => {
   it('answers the permission prompt the CLI sends over stdin, per policy', async () => {
     const asking = createClaudeStreamJsonBackend({ permissionMode: 'default', permissionPolicy: 'allow' });
     const target = path.join(workDirectory, 'written-after-asking.txt');
-    const session = await asking.execute(`Write the file [[scenario:tool-write-file ${target} allowed]]`, {
-      cwd: workDirectory,
-      env: environment(),
-      executable: realCli('claude'),
-      timeouts: { idleMs: 60_000, totalMs: 120_000 },
-    });
-    const messages: AgentMessage[] = [];
-    for await (const message of session.messages) messages.push(message);
-    const result = await session.result;
+    const { messages, result } = await run(`Write the file [[scenario:tool-write-file ${target} allowed]]`, undefined, asking);
 
     expect(result.status).toBe('completed');
     expect(readFileSync(target, 'utf8')).toBe('allowed');
@@ -87,15 +79,7 @@ describe('Claude stream-json adapter on the real Claude Code CLI', () => {
   it('a denying policy keeps the file from being written and the run still ends', async () => {
     const denying = createClaudeStreamJsonBackend({ permissionMode: 'default', permissionPolicy: 'deny' });
     const target = path.join(workDirectory, 'never-written.txt');
-    const session = await denying.execute(`Write the file [[scenario:tool-write-file ${target} denied]]`, {
-      cwd: workDirectory,
-      env: environment(),
-      executable: realCli('claude'),
-      timeouts: { idleMs: 60_000, totalMs: 120_000 },
-    });
-    const messages: AgentMessage[] = [];
-    for await (const message of session.messages) messages.push(message);
-    const result = await session.result;
+    const { messages, result } = await run(`Write the file [[scenario:tool-write-file ${target} denied]]`, undefined, denying);
 
     expect(result.status).toBe('completed');
     expect(existsSync(target)).toBe(false);

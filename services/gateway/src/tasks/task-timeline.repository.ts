@@ -1,26 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { JsonValue, TimelineEntry, TimelineEntryType, ToolResultStatus } from '@switchyard/contracts';
+import type { TimelineEntry } from '@switchyard/contracts';
 import { DATA_SOURCE } from '@switchyard/persistence';
-import { isoOf } from '../http/api-schemas';
 import type { TaskUsage } from './task.schemas';
-
-interface TaskMessageRow {
-  id: string;
-  task_id: string;
-  seq: number;
-  attempt: number;
-  type: TimelineEntryType;
-  tool: string | null;
-  call_id: string | null;
-  content: string | null;
-  input: JsonValue | null;
-  output: string | null;
-  output_truncated: boolean;
-  tool_status: ToolResultStatus | null;
-  error_code: string | null;
-  created_at: Date;
-}
+import { readTimelineRows } from './timeline-rows.query';
 
 interface TaskUsageRow {
   attempt: number;
@@ -31,25 +14,6 @@ interface TaskUsageRow {
   output_tokens: string;
   cache_read_tokens: string;
   cache_write_tokens: string;
-}
-
-function entryOf(row: TaskMessageRow): TimelineEntry {
-  return {
-    id: row.id,
-    taskId: row.task_id,
-    seq: row.seq,
-    attempt: row.attempt,
-    type: row.type,
-    tool: row.tool,
-    callId: row.call_id,
-    content: row.content,
-    input: row.input,
-    output: row.output,
-    outputTruncated: row.output_truncated,
-    toolStatus: row.tool_status,
-    errorCode: row.error_code,
-    createdAt: isoOf(row.created_at),
-  };
 }
 
 export interface TimelinePage {
@@ -68,13 +32,8 @@ export class TaskTimelineRepository {
 
   /** Rows with seq > `since` (all when absent), in seq order; a gap in seq is shown as it is. */
   async messages(taskId: string, options: { readonly since: number | undefined; readonly limit: number }): Promise<TimelinePage> {
-    const rows = await this.dataSource.query<TaskMessageRow[]>(
-      `select id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, created_at
-         from task_message where task_id = $1 and seq > $2 order by seq limit $3`,
-      [taskId, options.since ?? -1, options.limit + 1],
-    );
-    const messages = rows.slice(0, options.limit).map(entryOf);
-    return { messages, nextSince: messages.at(-1)?.seq ?? options.since ?? null, hasMore: rows.length > options.limit };
+    const page = await readTimelineRows(this.dataSource, taskId, options.since ?? -1, options.limit);
+    return { messages: page.entries, nextSince: page.entries.at(-1)?.seq ?? options.since ?? null, hasMore: page.hasMore };
   }
 
   async usage(taskId: string): Promise<TaskUsage> {
