@@ -3,6 +3,7 @@ import { ContractViolation } from './contract-violation.error';
 import { commandReplySchema } from './command-reply.schema';
 import { positiveIntegerSchema } from './shared-fields.schema';
 import { identifierSchema } from './subject-token';
+import * as session from './session-commands.schema';
 import * as task from './task-commands.schema';
 import { uuidv7 } from './uuidv7';
 
@@ -101,6 +102,23 @@ export const COMMAND_CATALOG = {
     result: task.taskCancelMatchingResultSchema,
   }),
 } as const;
+
+/**
+ * Commands answered by the session-resume service. Kept out of COMMAND_CATALOG on purpose: the
+ * queue serves every entry of that catalog on its queue group.
+ */
+export const SESSION_COMMAND_CATALOG = {
+  'session.resolve': defineCommand({
+    command: 'session.resolve',
+    schemaVersion: 1,
+    payload: session.sessionResolvePayloadSchema,
+    result: session.sessionResolveResultSchema,
+  }),
+} as const;
+
+export type SessionCommandCatalog = typeof SESSION_COMMAND_CATALOG;
+export type SessionCommandName = keyof SessionCommandCatalog;
+export type SessionResolveCommand = CommandEnvelope<'session.resolve', session.SessionResolvePayload, 1>;
 
 export type CommandCatalog = typeof COMMAND_CATALOG;
 export type CommandName = keyof CommandCatalog;

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { Equal, Expect } from './type-equality.helper';
-import type { CommandCatalog, CommandName, CommandOf, CommandResults, SwitchyardCommand, commandSchema } from './command-catalog';
+import type { CommandCatalog, CommandName, CommandOf, CommandResults, SessionCommandCatalog, SessionResolveCommand, SwitchyardCommand, commandSchema } from './command-catalog';
 import type { CommandReply } from './command-reply.schema';
+import type { ResumeDecision } from './agent-snapshot.schema';
+import type * as session from './session-commands.schema';
 import type * as task from './task-commands.schema';
 
 type Request<TCommand extends CommandName> = z.infer<CommandCatalog[TCommand]['request']>;
@@ -36,4 +38,13 @@ export type CommandEnvelopeTypeTests = [
   Expect<Equal<ReplySchemaOf<'task.cancel'>, CommandReply<task.TaskStateResult>>>,
   Expect<Equal<z.infer<typeof commandSchema>, SwitchyardCommand>>,
   Expect<Equal<SwitchyardCommand['command'], CommandName>>,
+];
+
+export type SessionCommandTypeTests = [
+  Expect<Equal<z.infer<typeof session.sessionResolvePayloadSchema>, session.SessionResolvePayload>>,
+  Expect<Equal<z.infer<typeof session.sessionResolveResultSchema>, session.SessionResolveResult>>,
+  Expect<Equal<z.infer<SessionCommandCatalog['session.resolve']['request']>, SessionResolveCommand>>,
+  Expect<Equal<z.infer<SessionCommandCatalog['session.resolve']['reply']>, CommandReply<session.SessionResolveResult>>>,
+  // The answer fits the claim's `resume` field as it is.
+  Expect<Equal<Extract<ResumeDecision, session.SessionResolveResult>, session.SessionResolveResult>>,
 ];

@@ -18,6 +18,7 @@ export * from './event-catalog';
 export * from './create-event';
 export * from './command-reply.schema';
 export * from './task-commands.schema';
+export * from './session-commands.schema';
 export * from './command-catalog';
 export * from './subjects';
 export * from './stream-catalog';

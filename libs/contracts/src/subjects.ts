@@ -1,4 +1,4 @@
-import type { CommandName } from './command-catalog';
+import type { CommandName, SessionCommandName } from './command-catalog';
 import type { EventType, RuntimeEventType, SessionEventType, TaskEventType } from './event-catalog';
 import type { AggregateKind } from './event-envelope.schema';
 import { assertSubjectToken } from './subject-token';
@@ -40,8 +40,8 @@ export const subjects = {
   /** Every runtime's nudge: `notify.work_available.*`. */
   workAvailableFilter: (): string => `${NOTIFY_SUBJECT_PREFIX}.work_available.*`,
 
-  /** `cmd.task.claim` */
-  command: (name: CommandName): string => `${COMMAND_SUBJECT_PREFIX}.${name}`,
+  /** `cmd.task.claim`, `cmd.session.resolve` */
+  command: (name: CommandName | SessionCommandName): string => `${COMMAND_SUBJECT_PREFIX}.${name}`,
   /** Every command: `cmd.>`. */
   allCommands: (): string => `${COMMAND_SUBJECT_PREFIX}.>`,
 

@@ -1,8 +1,9 @@
-import { databaseServiceConfigSchema, defineService } from '@switchyard/service-kit';
+import { defineService } from '@switchyard/service-kit';
+import { sessionResumeConfigSchema } from './session-resume.config';
 import { SessionResumeModule } from './session-resume.module';
 
 export const sessionResumeService = defineService({
   service: 'session-resume',
-  configSchema: databaseServiceConfigSchema(8083),
-  feature: () => SessionResumeModule,
+  configSchema: sessionResumeConfigSchema,
+  feature: (config, logger) => SessionResumeModule.forRoot(config, logger),
 });

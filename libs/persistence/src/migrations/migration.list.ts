@@ -5,6 +5,7 @@ import { TaskToken1795988800000 } from './1795988800000-task-token.migration';
 import { TaskTimeline1795988900000 } from './1795988900000-task-timeline.migration';
 import { GatewayDomain1795989000000 } from './1795989000000-gateway-domain.migration';
 import { TaskListIndex1795989100000 } from './1795989100000-task-list-index.migration';
+import { SessionResumeIndex1795989200000 } from './1795989200000-session-resume-index.migration';
 
 /**
  * Every migration of the system, oldest first: one database schema history shared by all
@@ -17,4 +18,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   TaskTimeline1795988900000,
   GatewayDomain1795989000000,
   TaskListIndex1795989100000,
+  SessionResumeIndex1795989200000,
 ];

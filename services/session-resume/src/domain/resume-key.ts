@@ -1,0 +1,25 @@
+import type { TaskSource } from '@switchyard/contracts';
+
+/**
+ * The conversation a task belongs to: issue tasks continue (agent, issue), chat tasks the chat
+ * session. Different agents on one issue never share a session. Quick create and autopilot runs
+ * have no conversation to continue.
+ */
+export type ResumeKey = { kind: 'issue'; agentId: string; issueId: string } | { kind: 'chat'; chatSessionId: string };
+
+export function resumeKeyOf(task: { agentId: string; source: TaskSource }): ResumeKey | null {
+  switch (task.source.kind) {
+    case 'issue':
+      return { kind: 'issue', agentId: task.agentId, issueId: task.source.issueId };
+    case 'chat':
+      return { kind: 'chat', chatSessionId: task.source.chatSessionId };
+    case 'autopilot':
+    case 'quick_create':
+      return null;
+  }
+}
+
+/** The key as one string, the index's lookup column. Ids are subject tokens (no spaces), so `:` cannot collide. */
+export function resumeKeyText(key: ResumeKey): string {
+  return key.kind === 'issue' ? `issue:${key.agentId}:${key.issueId}` : `chat:${key.chatSessionId}`;
+}

@@ -1,0 +1,60 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import {
+  SESSION_COMMAND_CATALOG,
+  commandFailure,
+  commandSuccess,
+  subjects,
+  type CommandReply,
+  type SessionResolveCommand,
+  type SessionResolveResult,
+} from '@switchyard/contracts';
+import { MessagingClient, describeCause } from '@switchyard/messaging';
+import { DATA_SOURCE } from '@switchyard/persistence';
+import type { JsonLogger } from '@switchyard/service-kit';
+import type { DataSource } from 'typeorm';
+import { decide } from '../domain/resume.decider';
+import { resumeKeyOf, resumeKeyText } from '../domain/resume-key';
+import { findPriorTask } from '../index/resume-index.repository';
+import { SESSION_RESUME_LOGGER } from '../session-resume.tokens';
+
+/** Instances of the service share the requests. */
+export const SESSION_RESUME_QUEUE_GROUP = 'session-resume';
+
+/**
+ * Answers `cmd.session.resolve` from the resume index with the decider. A read: the answer is not
+ * stored under the request id (the queue stores it in its claim reply); repeating the request
+ * answers from the index as it is then.
+ */
+@Injectable()
+export class SessionResolveServer implements OnModuleInit {
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(SESSION_RESUME_LOGGER) private readonly logger: JsonLogger,
+    private readonly client: MessagingClient,
+  ) {}
+
+  onModuleInit(): void {
+    this.client.serveRequests({
+      subject: subjects.command('session.resolve'),
+      queueGroup: SESSION_RESUME_QUEUE_GROUP,
+      requestSchema: SESSION_COMMAND_CATALOG['session.resolve'].request,
+      handlerReturns: 'reply',
+      handler: (envelope: SessionResolveCommand) => this.resolve(envelope),
+    });
+  }
+
+  async resolve(envelope: SessionResolveCommand): Promise<CommandReply<SessionResolveResult>> {
+    const request = envelope.payload;
+    const key = resumeKeyOf(request);
+    let prior;
+    try {
+      prior = key === null || request.forceFreshSession ? null : await findPriorTask(this.dataSource, { resumeKey: resumeKeyText(key), excludeTaskId: request.taskId });
+    } catch (error) {
+      this.logger.warn({ event: 'session_resolve_unavailable', requestId: envelope.requestId, error: describeCause(error) }, 'resume index unreadable');
+      return commandFailure('unavailable', 'the resume index cannot be read right now');
+    }
+    const answer = decide(request, prior);
+    this.logger.info({ event: 'session_resolved', taskId: request.taskId, status: answer.status, reason: answer.status === 'fresh' ? answer.reason : null }, 'session resolved');
+    return commandSuccess(answer);
+  }
+}

@@ -1,0 +1,162 @@
+import { createEvent, type IssueTaskSource, type SessionResolvePayload } from '@switchyard/contracts';
+import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
+import { T0, T1, T2, T3, T4, events } from './domain/resume.fixtures.spec-helper';
+import { INDEXED_EVENT_STREAMS, indexConsumerName, type IndexedEventType } from './index/resume-index.projector';
+import { sessionResumeService } from './session-resume.service';
+import { SessionResumeTestBed } from './session-resume.test-bed.spec-helper';
+
+const RUNTIME = 'runtime-1';
+
+/** One agent on one issue of its own, so tests never see each other's tasks. */
+function conversation() {
+  const agentId = uniqueNamespace('agent');
+  const source: IssueTaskSource = { kind: 'issue', issueId: uniqueNamespace('issue'), trigger: 'assignment', commentId: null };
+  const taskIds = [uniqueNamespace('task'), uniqueNamespace('task'), uniqueNamespace('task')] as const;
+  const sessionOf = (taskId: string) => `session-${taskId}`;
+  const workDirOf = (taskId: string) => `/work/${agentId}/${source.issueId}/${taskId}`;
+  /** The events of a task that ran on `runtimeId` and pinned its session; `at` shifts its clock by hours. */
+  const ran = (taskId: string, options: { hour?: number; runtimeId?: string } = {}) => {
+    const at = (time: string) => time.replace('T12', `T${String(12 + (options.hour ?? 0)).padStart(2, '0')}`);
+    const runtimeId = options.runtimeId ?? RUNTIME;
+    return {
+      enqueued: events.enqueued({ taskId, agentId, source, runtimeId }, at(T0)),
+      started: events.started({ taskId, runtimeId, workDir: workDirOf(taskId) }, at(T1)),
+      pinned: events.pinned({ taskId, runtimeId, sessionId: sessionOf(taskId), workDir: workDirOf(taskId) }, at(T2)),
+      completed: events.completed({ taskId, sessionId: sessionOf(taskId) }, at(T3)),
+      failed: (failure: { reason: 'iteration_limit' | 'agent_error' | 'runtime_offline'; message?: string }) =>
+        events.failed({ taskId, sessionId: sessionOf(taskId), message: 'exit 1', ...failure }, at(T4)),
+    };
+  };
+  const next = (overrides: Partial<SessionResolvePayload> = {}): SessionResolvePayload => ({
+    taskId: taskIds[2],
+    agentId,
+    runtimeId: RUNTIME,
+    source: { ...source, trigger: 'mention' },
+    forceFreshSession: false,
+    ...overrides,
+  });
+  return { agentId, source, taskIds, sessionOf, workDirOf, ran, next };
+}
+
+describe('session-resume (real NATS + Postgres)', () => {
+  let service: ServiceUnderTest;
+  let bed: SessionResumeTestBed;
+
+  beforeAll(async () => {
+    service = await startServiceForTest(sessionResumeService, { database: true });
+    bed = await SessionResumeTestBed.connect(service);
+  });
+  afterAll(async () => {
+    await bed?.close();
+    await service?.stop();
+  });
+
+  it('resumes the prior session and work dir of the same agent and issue', async () => {
+    const { taskIds, ran, next, sessionOf, workDirOf } = conversation();
+    const prior = ran(taskIds[0]);
+    await bed.publish([prior.enqueued, prior.started, prior.pinned, prior.completed]);
+
+    const reply = await bed.eventually(next(), { status: 'resume', sessionId: sessionOf(taskIds[0]), workDir: workDirOf(taskIds[0]) });
+
+    expect(reply).toEqual({ ok: true, result: { status: 'resume', sessionId: sessionOf(taskIds[0]), workDir: workDirOf(taskIds[0]) } });
+    // The checkpoints were committed with the rows.
+    const checkpoints = await bed.query<{ consumer_name: string }>('select consumer_name from consumer_checkpoint where consumer_name like $1 order by 1', [`%session-resume-%`]);
+    const expected = (['session.pinned', 'task.completed', 'task.enqueued', 'task.started'] as const).map((type) => bed.connection.namespace.consumer(indexConsumerName(type)));
+    expect(checkpoints.map((row) => row.consumer_name)).toEqual(expect.arrayContaining(expected));
+    expect(Object.keys(INDEXED_EVENT_STREAMS)).toHaveLength(7);
+  });
+
+  it('starts fresh after a poisoned failure, and resumes after a failure that is not', async () => {
+    const poisoned = conversation();
+    const first = poisoned.ran(poisoned.taskIds[0]);
+    await bed.publish([first.enqueued, first.started, first.pinned, first.failed({ reason: 'iteration_limit' })]);
+    const benign = conversation();
+    const other = benign.ran(benign.taskIds[0]);
+    await bed.publish([other.enqueued, other.started, other.pinned, other.failed({ reason: 'runtime_offline' })]);
+
+    expect(await bed.eventually(poisoned.next(), { status: 'fresh', reason: 'poisoned:iteration_limit' })).toEqual({
+      ok: true,
+      result: { status: 'fresh', reason: 'poisoned:iteration_limit' },
+    });
+    const resumed = { status: 'resume', sessionId: benign.sessionOf(benign.taskIds[0]), workDir: benign.workDirOf(benign.taskIds[0]) } as const;
+    expect(await bed.eventually(benign.next(), resumed)).toEqual({ ok: true, result: resumed });
+  });
+
+  it('starts fresh when the new task runs on another runtime', async () => {
+    const { taskIds, ran, next } = conversation();
+    const prior = ran(taskIds[0]);
+    await bed.publish([prior.enqueued, prior.started, prior.pinned, prior.completed]);
+    await bed.indexed(taskIds[0], (entry) => entry['outcome'] !== null);
+
+    expect(await bed.resolve(next({ runtimeId: 'runtime-2' }))).toEqual({ ok: true, result: { status: 'fresh', reason: 'runtime_changed' } });
+  });
+
+  it('never offers a retired session, even when the retirement arrives before the task events', async () => {
+    const { taskIds, ran, next, sessionOf } = conversation();
+    // session.retired first, on the other stream
+    await bed.publish([createEvent({ type: 'session.retired', payload: { sessionId: sessionOf(taskIds[0]), taskId: taskIds[0], reason: 'context_overflow', message: null } })]);
+    const prior = ran(taskIds[0]);
+    await bed.publish([prior.enqueued, prior.started, prior.pinned, prior.completed]);
+
+    expect(await bed.eventually(next(), { status: 'fresh', reason: 'retired' })).toEqual({ ok: true, result: { status: 'fresh', reason: 'retired' } });
+  });
+
+  it('answers the same after duplicates and out-of-order events: the latest task of the conversation wins', async () => {
+    const { taskIds, ran, next, sessionOf, workDirOf } = conversation();
+    const older = ran(taskIds[0]);
+    const newer = ran(taskIds[1], { hour: 1 });
+    // The newer task's end first, then its start, then the older task late, everything twice.
+    const history = [newer.completed, newer.pinned, newer.started, newer.enqueued, older.enqueued, older.started, older.pinned, older.failed({ reason: 'iteration_limit' })];
+    await bed.publish(history);
+    await bed.publish(history, { copy: true });
+    await bed.indexed(taskIds[0], (entry) => entry['outcome'] !== null);
+
+    const resumed = { status: 'resume', sessionId: sessionOf(taskIds[1]), workDir: workDirOf(taskIds[1]) } as const;
+    expect(await bed.eventually(next(), resumed)).toEqual({ ok: true, result: resumed });
+    const rows = await bed.query<{ task_id: string }>('select task_id from session_resume_task where task_id = any($1) order by task_id', [[taskIds[0], taskIds[1]]]);
+    expect(rows).toHaveLength(2);
+  });
+
+  it('answers prior_running while the prior task has not ended, and never offers the asking task itself', async () => {
+    const { taskIds, ran, next, sessionOf, workDirOf } = conversation();
+    const prior = ran(taskIds[0]);
+    const asking = ran(taskIds[2], { hour: 2 });
+    await bed.publish([prior.enqueued, prior.started, prior.pinned, asking.enqueued, asking.started, asking.pinned]);
+    await bed.indexed(taskIds[2], (entry) => entry['session'] !== null);
+
+    expect(await bed.resolve(next())).toEqual({ ok: true, result: { status: 'fresh', reason: 'prior_running' } });
+    await bed.publish([prior.completed]);
+    const resumed = { status: 'resume', sessionId: sessionOf(taskIds[0]), workDir: workDirOf(taskIds[0]) } as const;
+    expect(await bed.eventually(next(), resumed)).toEqual({ ok: true, result: resumed });
+  });
+
+  it('answers forced fresh and no_prior_session without a prior task', async () => {
+    const { next } = conversation();
+    expect(await bed.resolve(next({ forceFreshSession: true }))).toEqual({ ok: true, result: { status: 'fresh', reason: 'forced_fresh' } });
+    expect(await bed.resolve(next())).toEqual({ ok: true, result: { status: 'fresh', reason: 'no_prior_session' } });
+    expect(await bed.resolve(next({ source: { kind: 'quick_create' } }))).toEqual({ ok: true, result: { status: 'fresh', reason: 'no_prior_session' } });
+  });
+
+  it('refuses a malformed request with invalid_request', async () => {
+    const { next } = conversation();
+    const { forceFreshSession: _omitted, ...payload } = next();
+    const reply = await bed.send({ requestId: 'resolve-malformed', command: 'session.resolve', schemaVersion: 1, correlationId: 'resolve-malformed', payload });
+    expect(reply).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+  });
+
+  it('dead-letters malformed events and keeps projecting', async () => {
+    const { taskIds, ran, next, sessionOf, workDirOf } = conversation();
+    await bed.publishRaw(`task.completed.${taskIds[0]}`, '{ not json');
+    await bed.publishRaw(`task.failed.${taskIds[0]}`, JSON.stringify({ ...events.failed({ taskId: taskIds[0] }), payload: { taskId: taskIds[0] } }));
+    await bed.publishRaw(`session.pinned.${taskIds[0]}`, JSON.stringify(events.started({ taskId: taskIds[0] })));
+    const prior = ran(taskIds[0]);
+    await bed.publish([prior.enqueued, prior.started, prior.pinned, prior.completed]);
+
+    const resumed = { status: 'resume', sessionId: sessionOf(taskIds[0]), workDir: workDirOf(taskIds[0]) } as const;
+    expect(await bed.eventually(next(), resumed)).toEqual({ ok: true, result: resumed });
+    const lettersOf = async (type: IndexedEventType) => (await bed.deadLetters(indexConsumerName(type))).filter((letter) => letter.subject.endsWith(taskIds[0]));
+    expect(await lettersOf('task.completed')).toEqual([{ subject: `task.completed.${taskIds[0]}`, reason: 'decode_failed' }]);
+    expect(await lettersOf('task.failed')).toEqual([{ subject: `task.failed.${taskIds[0]}`, reason: 'decode_failed' }]);
+    expect(await lettersOf('session.pinned')).toEqual([{ subject: `session.pinned.${taskIds[0]}`, reason: 'decode_failed' }]);
+  });
+});
