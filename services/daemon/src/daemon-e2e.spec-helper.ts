@@ -29,12 +29,19 @@ export interface TaskRow {
   readonly retry_of_task_id: string | null;
 }
 
+/** The `task.started` events of a task, attempt by attempt: where it ran and which session it resumed. */
+export interface TaskStartedFacts {
+  readonly attempt: number;
+  readonly workDir: string;
+  readonly resumedSessionId: string | null;
+}
+
 export interface TimelineEntry {
   readonly seq: number;
   readonly message: AgentMessage;
 }
 
-/** Real NATS, Postgres, mock model and the built queue service; daemons are started per test. */
+/** Real NATS, Postgres, mock model and the built queue and session-resume services; daemons are started per test. */
 export interface DaemonE2eStack {
   readonly model: MockModelServer;
   readonly home: string;
@@ -44,6 +51,9 @@ export interface DaemonE2eStack {
   tasks(where: string, parameters: unknown[]): Promise<TaskRow[]>;
   waitForTask(taskId: string, statuses: readonly string[], timeoutMs?: number): Promise<TaskRow>;
   timeline(taskId: string): Promise<TimelineEntry[]>;
+  started(taskId: string): Promise<TaskStartedFacts[]>;
+  /** `session.pinned` / `session.retired` events, as published. */
+  sessionEvents(): Promise<Array<{ readonly type: string; readonly payload: Record<string, unknown> }>>;
   stop(): Promise<void>;
 }
 
@@ -60,6 +70,8 @@ export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
   const common = serviceChildEnvironment({ natsUrl: testNatsUrl(), namespace });
 
   const queue = await startServiceChild({ entry: 'services/queue/src/main.js', env: { ...common, DATABASE_URL: database.url, QUEUE_TASK_TOKEN_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e' }, timeoutMs: 60_000 });
+  // The claim asks it which session each task continues (design §7).
+  const sessionResume = await startServiceChild({ entry: 'services/session-resume/src/main.js', env: { ...common, DATABASE_URL: database.url }, timeoutMs: 60_000 });
   const connection = await connectMessaging({ url: testNatsUrl(), name: 'e2e-observer', namespace });
   const daemons: ServiceChild[] = [];
 
@@ -119,8 +131,18 @@ export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
         .filter((message) => message.subject === subjects.taskEvent('task.message', taskId))
         .map((message) => (JSON.parse(message.text) as { payload: TimelineEntry }).payload);
     },
+    async started(taskId) {
+      return (await readStream(connection, STREAM_CATALOG.TASK_EVENTS.name))
+        .filter((message) => message.subject === subjects.taskEvent('task.started', taskId))
+        .map((message) => (JSON.parse(message.text) as { payload: TaskStartedFacts }).payload)
+        .map(({ attempt, workDir, resumedSessionId }) => ({ attempt, workDir, resumedSessionId }));
+    },
+    async sessionEvents() {
+      return (await readStream(connection, STREAM_CATALOG.SESSION_EVENTS.name)).map((message) => JSON.parse(message.text) as { type: string; payload: Record<string, unknown> });
+    },
     async stop() {
       await Promise.all(daemons.map((daemon) => daemon.stop()));
+      await sessionResume.stop();
       await queue.stop();
       await deleteNamespaceStreams(connection);
       await connection.close();

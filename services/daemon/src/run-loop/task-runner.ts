@@ -6,7 +6,9 @@ import { prepareExecEnv } from '../exec-env';
 import type { TaskMessageOutbox } from '../outbox/task-message.outbox';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 import type { QueueClient } from './queue.client';
+import { decideResumeGate, type ResumeGateVerdict } from './resume.gate';
 import { failureReasonOf } from './run-outcome.mapper';
+import { probeSessionStore } from './session-store.probe';
 import { taskMessageSanitizer } from './task-secrets';
 
 export interface TaskRunnerDependencies {
@@ -65,6 +67,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
   // Published only once the queue accepted the start: an attempt handed back before it started is
   // run again under the same task id, and its seq must then start from 0 with nothing taken.
   const preparationNotes: AgentMessage[] = [];
+  let gate: ResumeGateVerdict;
   try {
     const prepared = await prepareExecEnv({
       root: dependencies.workspacesRoot,
@@ -80,6 +83,25 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     });
     workDirectory = prepared.workDirectory;
     environment = prepared.environment;
+    gate = decideResumeGate({
+      decision: task.resume,
+      workDirectory: { reused: prepared.reused, reason: prepared.reason, detail: prepared.reasonDetail },
+      sessionStore:
+        task.resume.status === 'resume' && prepared.reused
+          ? await probeSessionStore({
+              protocolFamily: runtime.identity.protocolFamily,
+              isProfile: runtime.identity.profile !== undefined,
+              environment,
+              workDirectory,
+              sessionId: task.resume.sessionId,
+            })
+          : { state: 'unverified' },
+    });
+    if (gate.kind === 'skip') {
+      log.warn({ event: 'resume_skipped', sessionId: gate.sessionId, reason: gate.reason, detail: gate.detail }, 'prior session not resumed; starting fresh');
+      preparationNotes.push({ type: 'status', state: 'resume_skipped', progress: `${gate.reason}: ${gate.detail}; starting fresh` });
+      if (gate.retire) await retireSession({ task, sessionId: gate.sessionId, message: `session_store_missing: ${gate.detail}`, dependencies });
+    }
     // No skill store exists yet (the gateway's skills come with issue 6): say which were not installed.
     if (prepared.skills.skipped.length > 0) {
       preparationNotes.push({ type: 'log', level: 'warn', text: `skills not installed: ${prepared.skills.skipped.map((skill) => `${skill.name} (${skill.reason})`).join(', ')}` });
@@ -93,7 +115,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     return;
   }
 
-  const resumeSessionId = task.resume.status === 'resume' ? task.resume.sessionId : undefined;
+  const resumeSessionId = gate.kind === 'resume' ? gate.sessionId : undefined;
   const started = await queue.sendUntilAnswered('task.start', {
     taskId: task.taskId,
     attempt: task.attempt,
@@ -122,6 +144,9 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
 
   let session = await execute(resumeSessionId);
   let result = await followSession(session, task, dependencies, publishMessage, started.result.cancelRequested);
+  if (result.resumeRejected && resumeSessionId) {
+    await retireSession({ task, sessionId: resumeSessionId, message: result.error?.message ?? 'the CLI rejected the resume', dependencies });
+  }
   if (result.resumeRejected && !result.toolRan && resumeSessionId) {
     await publishMessage({ type: 'status', state: 'resume_rejected', progress: 'the CLI rejected the session; starting fresh' });
     session = await execute(undefined);
@@ -178,6 +203,32 @@ async function pinSession(options: {
     });
   } catch (error) {
     options.dependencies.logger.warn({ err: error, taskId: task.taskId, sessionId }, 'session could not be pinned; it stays in the timeline');
+  }
+}
+
+/**
+ * Tells the session-resume index never to offer this session again (`session.retired`): the CLI
+ * rejected it, or its store is gone. The contract has no `session_store_missing` reason yet, so a
+ * missing store is reported as `resume_rejected` (the daemon rejects it before the CLI would),
+ * with the cause in the message. Best effort: at worst the next task is offered it and the gate or
+ * the CLI rejects it again.
+ */
+async function retireSession(options: {
+  readonly task: ClaimedTask;
+  readonly sessionId: string;
+  readonly message: string;
+  readonly dependencies: TaskRunnerDependencies;
+}): Promise<void> {
+  const { task, sessionId } = options;
+  try {
+    const envelope = createEvent({ type: 'session.retired', payload: { sessionId, taskId: task.taskId, reason: 'resume_rejected', message: options.message } });
+    await publish(options.dependencies.connection, {
+      subject: subjects.forEvent(envelope),
+      data: envelope,
+      messageId: `session-retired:${task.taskId}:${task.attempt}:${sessionId}`,
+    });
+  } catch (error) {
+    options.dependencies.logger.warn({ err: error, taskId: task.taskId, sessionId }, 'session could not be retired; the resume may be offered again');
   }
 }
 

@@ -1,10 +1,12 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { COMMAND_CATALOG, COMMAND_NAMES, subjects, type CommandName, type CommandOf, type CommandReply } from '@switchyard/contracts';
+import { COMMAND_CATALOG, COMMAND_NAMES, subjects, type CommandName, type CommandOf, type CommandReply, type TaskClaimResult } from '@switchyard/contracts';
 import { OutboxRelay } from '@switchyard/event-store';
 import { MESSAGING_CONNECTION, MessagingClient, type MessagingConnection } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
-import { QUEUE_CONFIG, TASK_TOKEN_SECRET } from '../queue.tokens';
+import type { JsonLogger } from '@switchyard/service-kit';
+import { resolveClaimResumes, storeResolvedClaimReply } from '../claim/claim-resume.resolver';
+import { QUEUE_CONFIG, QUEUE_LOGGER, TASK_TOKEN_SECRET } from '../queue.tokens';
 import type { QueueConfig } from '../queue.config';
 import { runIdempotentCommand } from './run-idempotent-command';
 import { claimReplyStorage } from './claim-reply.storage';
@@ -25,6 +27,7 @@ export class TaskCommandServer implements OnModuleInit {
     @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
     @Inject(QUEUE_CONFIG) private readonly config: QueueConfig,
     @Inject(TASK_TOKEN_SECRET) private readonly taskTokenSecret: string,
+    @Inject(QUEUE_LOGGER) private readonly logger: JsonLogger,
     private readonly client: MessagingClient,
     private readonly relay: OutboxRelay,
   ) {}
@@ -46,7 +49,7 @@ export class TaskCommandServer implements OnModuleInit {
   private async handle<TName extends CommandName>(name: TName, envelope: CommandOf<TName>): Promise<CommandReply<unknown>> {
     // The request schema of this very command validated the payload before it got here.
     const handler = TASK_COMMAND_HANDLERS[name] as unknown as (payload: unknown, context: CommandContext) => Promise<CommandReply<unknown>>;
-    const reply = await runIdempotentCommand({
+    const executed = await runIdempotentCommand({
       dataSource: this.dataSource,
       requestId: envelope.requestId,
       commandType: name,
@@ -60,11 +63,30 @@ export class TaskCommandServer implements OnModuleInit {
         }),
       ...(name === 'task.claim' ? claimReplyStorage(this.taskTokenSecret) : {}),
     });
+    const reply = name === 'task.claim' ? await this.decideResumes(envelope.requestId, executed) : executed;
     if (reply.ok && !reply.alreadyApplied) {
       this.relay.wake();
       if (QUEUEING_COMMANDS.has(name)) await this.nudgeDaemons(envelope);
     }
     return reply;
+  }
+
+  /**
+   * After the claim committed: the session-resume service decides each claimed task's session
+   * (never failing the claim), and the decided reply replaces the stored one for replays.
+   */
+  private async decideResumes(requestId: string, reply: CommandReply<unknown>): Promise<CommandReply<unknown>> {
+    const resolved = await resolveClaimResumes(reply as CommandReply<TaskClaimResult>, {
+      connection: this.connection,
+      logger: this.logger,
+      timeoutMs: this.config.QUEUE_SESSION_RESOLVE_TIMEOUT_MS,
+    });
+    if (resolved.changed) {
+      const { storedForm } = claimReplyStorage(this.taskTokenSecret);
+      const { alreadyApplied: _, ...first } = resolved.reply as CommandReply<unknown> & { alreadyApplied?: boolean };
+      await storeResolvedClaimReply({ dataSource: this.dataSource, requestId, storedReply: storedForm(first), logger: this.logger });
+    }
+    return resolved.reply;
   }
 
   /** Best effort: daemons also claim on a slow safety poll, so a lost nudge only delays. */

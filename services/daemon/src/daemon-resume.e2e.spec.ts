@@ -1,0 +1,121 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { SESSION_COMMAND_CATALOG, subjects, uuidv7, type SessionResolveResult, type TaskSource } from '@switchyard/contracts';
+import { requestReply } from '@switchyard/messaging';
+import { sampleAgentSnapshot } from '@switchyard/testing';
+import { claudeOnMock, startDaemonE2eStack, type DaemonE2eStack } from './daemon-e2e.spec-helper';
+import { claudeSessionFilePath } from './run-loop/session-store.probe';
+
+const DAEMON_ID = 'daemon-resume-e2e';
+const RUNTIME_ID = `${DAEMON_ID}-claude-code`;
+const ISSUE: TaskSource = { kind: 'issue', issueId: 'issue-1', trigger: 'mention', commentId: 'c1' };
+
+/**
+ * Session resume end to end, every part real: queue, session-resume and daemon as built processes,
+ * real NATS and Postgres, the real Claude Code against the mock model (which repeats the secrets of
+ * earlier turns it was sent, so a resumed conversation proves itself). The tests run in order: each
+ * continues the issue's conversation of the one before.
+ */
+describe('issue conversation resumes across tasks (real Claude Code)', () => {
+  let stack: DaemonE2eStack;
+
+  beforeAll(async () => {
+    stack = await startDaemonE2eStack();
+    await stack.startDaemon({ daemonId: DAEMON_ID });
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  async function runToCompletion(options: { readonly agentId: string; readonly prompt: string; readonly forceFreshSession?: boolean }) {
+    const taskId = await stack.enqueue({
+      agentId: options.agentId,
+      agent: sampleAgentSnapshot({ model: null, env: claudeOnMock(stack.model) }),
+      runtimeId: RUNTIME_ID,
+      source: ISSUE,
+      prompt: options.prompt,
+      forceFreshSession: options.forceFreshSession ?? false,
+    });
+    expect(await stack.waitForTask(taskId, ['completed', 'failed', 'cancelled'])).toMatchObject({ status: 'completed' });
+    const [started] = await stack.started(taskId);
+    const timeline = await stack.timeline(taskId);
+    const text = timeline.flatMap((entry) => (entry.message.type === 'text' ? [entry.message.text] : [])).join('\n');
+    const states = timeline.flatMap((entry) => (entry.message.type === 'status' ? [entry.message.state] : []));
+    const pinned = (await stack.sessionEvents()).find((event) => event.type === 'session.pinned' && event.payload['taskId'] === taskId);
+    return { taskId, started: started!, text, states, sessionId: pinned?.payload['sessionId'] as string };
+  }
+
+  /** The index is projected asynchronously: ask as the queue would until it offers the expected session. */
+  async function untilOffered(agentId: string, sessionId: string): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    let last: unknown;
+    while (Date.now() < deadline) {
+      const requestId = uuidv7();
+      const reply = await requestReply<unknown, SessionResolveResult>(stack.connection, {
+        subject: subjects.command('session.resolve'),
+        data: SESSION_COMMAND_CATALOG['session.resolve'].request.parse({
+          requestId,
+          command: 'session.resolve',
+          schemaVersion: 1,
+          correlationId: requestId,
+          payload: { taskId: uuidv7(), agentId, runtimeId: RUNTIME_ID, source: ISSUE, forceFreshSession: false },
+        }),
+        requestId,
+        timeoutMs: 5_000,
+      });
+      last = reply;
+      if (reply.ok && reply.result.status === 'resume' && reply.result.sessionId === sessionId) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`session ${sessionId} never offered: ${JSON.stringify(last)}`);
+  }
+
+  let first: Awaited<ReturnType<typeof runToCompletion>>;
+  let forced: Awaited<ReturnType<typeof runToCompletion>>;
+
+  it('the second task of (agent, issue) resumes the session of the first in the same work dir, and remembers its secret', async () => {
+    first = await runToCompletion({ agentId: 'agent-alpha', prompt: 'Keep this in mind [[secret:tangerine]] [[scenario:text]]' });
+    expect(first.started.resumedSessionId).toBeNull();
+    expect(first.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    await untilOffered('agent-alpha', first.sessionId);
+
+    const second = await runToCompletion({ agentId: 'agent-alpha', prompt: 'What was the secret? [[scenario:text]]' });
+
+    expect(second.started).toMatchObject({ resumedSessionId: first.sessionId, workDir: first.started.workDir });
+    expect(second.text).toContain('tangerine');
+    expect(second.states).not.toContain('resume_skipped');
+  }, 300_000);
+
+  it('a task forced fresh on the same issue starts a new session in a new work dir', async () => {
+    forced = await runToCompletion({ agentId: 'agent-alpha', prompt: 'What was the secret? [[scenario:text]]', forceFreshSession: true });
+
+    expect(forced.started.resumedSessionId).toBeNull();
+    expect(forced.started.workDir).not.toBe(first.started.workDir);
+    expect(forced.text).not.toContain('tangerine');
+  }, 300_000);
+
+  it('another agent on the same issue keeps its own session and work dir', async () => {
+    const other = await runToCompletion({ agentId: 'agent-beta', prompt: 'What was the secret? [[scenario:text]]' });
+
+    expect(other.started.resumedSessionId).toBeNull();
+    expect(path.dirname(other.started.workDir)).not.toBe(path.dirname(first.started.workDir));
+    expect(other.text).not.toContain('tangerine');
+  }, 300_000);
+
+  it('a session whose Claude Code store is gone is skipped and retired; the task runs fresh in the reused work dir', async () => {
+    await untilOffered('agent-alpha', forced.sessionId);
+    const storeFile = claudeSessionFilePath({ environment: { HOME: path.join(stack.home, 'runtime-homes', 'claude-code') }, workDirectory: forced.started.workDir, sessionId: forced.sessionId });
+    expect(storeFile).not.toBeNull();
+    await rm(storeFile!);
+
+    const afterLoss = await runToCompletion({ agentId: 'agent-alpha', prompt: 'Go on [[scenario:text]]' });
+
+    expect(afterLoss.started).toMatchObject({ resumedSessionId: null, workDir: forced.started.workDir });
+    expect(afterLoss.states).toContain('resume_skipped');
+    const retired = (await stack.sessionEvents()).filter((event) => event.type === 'session.retired');
+    expect(retired.map((event) => event.payload)).toEqual([
+      { sessionId: forced.sessionId, taskId: afterLoss.taskId, reason: 'resume_rejected', message: expect.stringContaining('session_store_missing') },
+    ]);
+  }, 300_000);
+});
