@@ -6,6 +6,7 @@ import { TaskTimeline1795988900000 } from './1795988900000-task-timeline.migrati
 import { GatewayDomain1795989000000 } from './1795989000000-gateway-domain.migration';
 import { TaskListIndex1795989100000 } from './1795989100000-task-list-index.migration';
 import { SessionResumeIndex1795989200000 } from './1795989200000-session-resume-index.migration';
+import { IssuesChat1795989300000 } from './1795989300000-issues-chat.migration';
 
 /**
  * Every migration of the system, oldest first: one database schema history shared by all
@@ -19,4 +20,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   GatewayDomain1795989000000,
   TaskListIndex1795989100000,
   SessionResumeIndex1795989200000,
+  IssuesChat1795989300000,
 ];

@@ -30,7 +30,7 @@ export class TasksService {
 
   async create(caller: Caller, input: CreateTaskInput, idempotencyKey: string | undefined): Promise<TaskDetail> {
     const agent = await this.usableAgent(caller.workspaceId, input.agentId);
-    return this.enqueue(caller, {
+    return this.enqueue(caller.workspaceId, {
       agent,
       source: { kind: 'quick_create' },
       prompt: input.prompt,
@@ -48,7 +48,7 @@ export class TasksService {
       throw new ApiError('task_not_finished', `task ${taskId} is ${original.status}; only a completed, failed or cancelled task can be rerun`);
     }
     const agent = await this.usableAgent(caller.workspaceId, original.payload.agentId);
-    return this.enqueue(caller, {
+    return this.enqueue(caller.workspaceId, {
       agent,
       source: rerunSourceOf(original.payload.source),
       prompt: original.payload.prompt,
@@ -64,8 +64,9 @@ export class TasksService {
     return this.readBack(caller.workspaceId, taskId);
   }
 
-  private async enqueue(
-    caller: Caller,
+  /** Sends `task.enqueue` for an agent already checked with `usableAgent`; also the path of issue and chat triggers. */
+  async enqueue(
+    workspaceId: string,
     options: {
       readonly agent: AgentRecord;
       readonly source: TaskSource;
@@ -79,7 +80,7 @@ export class TasksService {
     const { result } = await this.queue.send(
       'task.enqueue',
       {
-        workspaceId: caller.workspaceId,
+        workspaceId,
         agentId: options.agent.id,
         agent: agentSnapshotOf(options.agent),
         runtimeId: options.agent.runtimeId,
@@ -93,11 +94,11 @@ export class TasksService {
       },
       requestId ? { requestId } : {},
     );
-    return this.readBack(caller.workspaceId, result.taskId);
+    return this.readBack(workspaceId, result.taskId);
   }
 
   /** An active agent whose runtime is still one of the workspace's. */
-  private async usableAgent(workspaceId: string, agentId: string): Promise<AgentRecord> {
+  async usableAgent(workspaceId: string, agentId: string): Promise<AgentRecord> {
     const agent = await this.agents.find(workspaceId, agentId);
     if (!agent) throw notFound('agent', agentId);
     if (agent.archivedAt !== null) throw new ApiError('agent_archived', `agent ${agentId} is archived`);

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { TriggersModule } from '../triggers/triggers.module';
+import { IssuesController } from './issues.controller';
+import { IssuesRepository } from './issues.repository';
+import { IssuesService } from './issues.service';
+
+@Module({
+  imports: [AuthModule, TriggersModule],
+  controllers: [IssuesController],
+  providers: [IssuesRepository, IssuesService],
+  exports: [IssuesRepository],
+})
+export class IssuesModule {}

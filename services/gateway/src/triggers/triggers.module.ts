@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TasksModule } from '../tasks/tasks.module';
+import { IssueTriggerWriter } from './issue-trigger.writer';
+import { TaskTriggersRepository } from './task-triggers.repository';
+import { TriggerDispatcher } from './trigger.dispatcher';
+
+/** Issue and chat triggers → tasks: written with what triggered them, then sent to the queue. */
+@Module({
+  imports: [TasksModule],
+  providers: [TaskTriggersRepository, TriggerDispatcher, IssueTriggerWriter],
+  exports: [TaskTriggersRepository, TriggerDispatcher, IssueTriggerWriter, TasksModule],
+})
+export class TriggersModule {}
