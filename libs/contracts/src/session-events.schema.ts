@@ -35,6 +35,8 @@ export const SESSION_RETIRE_REASONS = [
   'semantic_inactivity',
   'oversized_resume',
   'resume_rejected',
+  /** The daemon found the CLI's session store gone before starting (it would reject the resume). */
+  'session_store_missing',
   'work_dir_missing',
   'runtime_changed',
 ] as const;

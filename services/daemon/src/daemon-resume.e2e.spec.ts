@@ -115,7 +115,7 @@ describe('issue conversation resumes across tasks (real Claude Code)', () => {
     expect(afterLoss.states).toContain('resume_skipped');
     const retired = (await stack.sessionEvents()).filter((event) => event.type === 'session.retired');
     expect(retired.map((event) => event.payload)).toEqual([
-      { sessionId: forced.sessionId, taskId: afterLoss.taskId, reason: 'resume_rejected', message: expect.stringContaining('session_store_missing') },
+      { sessionId: forced.sessionId, taskId: afterLoss.taskId, reason: 'session_store_missing', message: expect.any(String) },
     ]);
   }, 300_000);
 });

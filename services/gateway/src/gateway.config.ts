@@ -16,6 +16,11 @@ export const gatewayConfigSchema = databaseServiceConfigSchema(8080).extend({
   GATEWAY_RUNTIME_OFFLINE_AFTER_MS: milliseconds(15_000),
   /** How long one command to the queue may take before it is retried (same request id), then answered 503. */
   GATEWAY_QUEUE_TIMEOUT_MS: milliseconds(5_000),
+  /**
+   * How often the autopilot scheduler looks for due minutes (every replica runs it; a unique
+   * trigger key makes each minute fire once). 0 turns the scheduler off in this replica.
+   */
+  GATEWAY_AUTOPILOT_TICK_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 (off) or positive').default(20_000),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

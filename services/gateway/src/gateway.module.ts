@@ -2,6 +2,8 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { AuthModule } from './auth/auth.module';
+import { AutopilotWebhookModule } from './autopilots/autopilots.module';
+import { ChildIssuesModule } from './child-issues/child-issues.module';
 import type { GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './gateway.tokens';
 import { ApiExceptionFilter } from './http/api-exception.filter';
@@ -33,7 +35,7 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig, logger: JsonLogger): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [GatewayContextModule.forRoot(config, logger), AuthModule, LiveModule, ...REST_MODULES],
+      imports: [GatewayContextModule.forRoot(config, logger), AuthModule, LiveModule, ChildIssuesModule, AutopilotWebhookModule, ...REST_MODULES],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };
   }

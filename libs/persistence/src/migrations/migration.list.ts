@@ -7,6 +7,7 @@ import { GatewayDomain1795989000000 } from './1795989000000-gateway-domain.migra
 import { TaskListIndex1795989100000 } from './1795989100000-task-list-index.migration';
 import { SessionResumeIndex1795989200000 } from './1795989200000-session-resume-index.migration';
 import { IssuesChat1795989300000 } from './1795989300000-issues-chat.migration';
+import { Autopilots1795989500000 } from './1795989500000-autopilots.migration';
 
 /**
  * Every migration of the system, oldest first: one database schema history shared by all
@@ -21,4 +22,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   TaskListIndex1795989100000,
   SessionResumeIndex1795989200000,
   IssuesChat1795989300000,
+  Autopilots1795989500000,
 ];

@@ -1,4 +1,4 @@
-import { createEvent, messageIds, subjects, type AgentMessage, type ClaimedTask, type TaskFailureReason } from '@switchyard/contracts';
+import { createEvent, messageIds, subjects, type AgentMessage, type ClaimedTask, type SessionRetireReason, type TaskFailureReason } from '@switchyard/contracts';
 import type { AgentRunResult, AgentRunTimeouts, AgentSession, Backend } from '@switchyard/agent-adapters';
 import { publish, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
@@ -100,7 +100,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     if (gate.kind === 'skip') {
       log.warn({ event: 'resume_skipped', sessionId: gate.sessionId, reason: gate.reason, detail: gate.detail }, 'prior session not resumed; starting fresh');
       preparationNotes.push({ type: 'status', state: 'resume_skipped', progress: `${gate.reason}: ${gate.detail}; starting fresh` });
-      if (gate.retire) await retireSession({ task, sessionId: gate.sessionId, message: `session_store_missing: ${gate.detail}`, dependencies });
+      if (gate.retire) await retireSession({ task, sessionId: gate.sessionId, reason: 'session_store_missing', message: gate.detail, dependencies });
     }
     // No skill store exists yet (the gateway's skills come with issue 6): say which were not installed.
     if (prepared.skills.skipped.length > 0) {
@@ -145,7 +145,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
   let session = await execute(resumeSessionId);
   let result = await followSession(session, task, dependencies, publishMessage, started.result.cancelRequested);
   if (result.resumeRejected && resumeSessionId) {
-    await retireSession({ task, sessionId: resumeSessionId, message: result.error?.message ?? 'the CLI rejected the resume', dependencies });
+    await retireSession({ task, sessionId: resumeSessionId, reason: 'resume_rejected', message: result.error?.message ?? 'the CLI rejected the resume', dependencies });
   }
   if (result.resumeRejected && !result.toolRan && resumeSessionId) {
     await publishMessage({ type: 'status', state: 'resume_rejected', progress: 'the CLI rejected the session; starting fresh' });
@@ -208,20 +208,19 @@ async function pinSession(options: {
 
 /**
  * Tells the session-resume index never to offer this session again (`session.retired`): the CLI
- * rejected it, or its store is gone. The contract has no `session_store_missing` reason yet, so a
- * missing store is reported as `resume_rejected` (the daemon rejects it before the CLI would),
- * with the cause in the message. Best effort: at worst the next task is offered it and the gate or
- * the CLI rejects it again.
+ * rejected it (`resume_rejected`), or its store is gone (`session_store_missing`). Best effort: at
+ * worst the next task is offered it and the gate or the CLI rejects it again.
  */
 async function retireSession(options: {
   readonly task: ClaimedTask;
   readonly sessionId: string;
+  readonly reason: Extract<SessionRetireReason, 'resume_rejected' | 'session_store_missing'>;
   readonly message: string;
   readonly dependencies: TaskRunnerDependencies;
 }): Promise<void> {
   const { task, sessionId } = options;
   try {
-    const envelope = createEvent({ type: 'session.retired', payload: { sessionId, taskId: task.taskId, reason: 'resume_rejected', message: options.message } });
+    const envelope = createEvent({ type: 'session.retired', payload: { sessionId, taskId: task.taskId, reason: options.reason, message: options.message } });
     await publish(options.dependencies.connection, {
       subject: subjects.forEvent(envelope),
       data: envelope,

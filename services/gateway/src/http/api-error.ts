@@ -12,6 +12,8 @@ export const API_ERROR_CODES = {
   workspace_exists: { status: 409, description: 'A workspace with this id already exists.' },
   runtime_profile_name_taken: { status: 409, description: 'The workspace has a runtime profile with this display name.' },
   agent_name_taken: { status: 409, description: 'The workspace has an active agent with this name.' },
+  autopilot_name_taken: { status: 409, description: 'The workspace has an autopilot with this name.' },
+  autopilot_disabled: { status: 409, description: 'The autopilot is disabled; its webhook is refused until it is enabled again.' },
   agent_archived: { status: 409, description: 'The agent is archived.' },
   agent_runtime_unavailable: { status: 409, description: 'The agent’s runtime is no longer a runtime of the workspace.' },
   task_not_finished: { status: 409, description: 'Only a completed, failed or cancelled task can be rerun.' },

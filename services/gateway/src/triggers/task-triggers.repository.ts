@@ -100,6 +100,23 @@ export class TaskTriggersRepository {
     return row?.created_at ?? null;
   }
 
+  /** Triggers of every workspace whose key starts with `prefix`, not yet accepted by the queue, in an age window: for a sweeper. */
+  async pendingByPrefix(options: {
+    prefix: string;
+    olderThanSeconds: number;
+    youngerThanSeconds: number;
+    limit: number;
+  }): Promise<Array<{ workspaceId: string; trigger: TaskTriggerRecord }>> {
+    const rows = await this.dataSource.query<Array<TaskTriggerRow & { workspace_id: string }>>(
+      `select workspace_id, ${COLUMNS} from task_trigger
+        where task_id is null and starts_with(trigger_key, $1)
+          and created_at < now() - make_interval(secs => $2) and created_at > now() - make_interval(secs => $3)
+        order by created_at limit $4`,
+      [options.prefix, options.olderThanSeconds, options.youngerThanSeconds, options.limit],
+    );
+    return rows.map((row) => ({ workspaceId: row.workspace_id, trigger: recordOf(row) }));
+  }
+
   async markEnqueued(options: { workspaceId: string; triggerKey: string; taskId: string }): Promise<void> {
     await this.dataSource.query(`update task_trigger set task_id = $3, enqueued_at = now() where workspace_id = $1 and trigger_key = $2 and task_id is null`, [
       options.workspaceId,

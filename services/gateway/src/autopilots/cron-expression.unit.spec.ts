@@ -1,0 +1,116 @@
+import { cronMatches, cronProblem, dueMinutes, floorToMinute, parseCronExpression } from './cron-expression';
+
+const utc = (text: string): Date => new Date(`${text}Z`);
+const sorted = (values: ReadonlySet<number>): number[] => [...values].sort((left, right) => left - right);
+const isoList = (dates: readonly Date[]): string[] => dates.map((date) => date.toISOString().slice(0, 16));
+
+describe('parseCronExpression', () => {
+  it('reads *, values, lists, ranges and steps in every field', () => {
+    const schedule = parseCronExpression('*/15 9-17/4 1,15 1-3 1-5');
+    expect(sorted(schedule.minutes)).toEqual([0, 15, 30, 45]);
+    expect(sorted(schedule.hours)).toEqual([9, 13, 17]);
+    expect(sorted(schedule.daysOfMonth)).toEqual([1, 15]);
+    expect(sorted(schedule.months)).toEqual([1, 2, 3]);
+    expect(sorted(schedule.daysOfWeek)).toEqual([1, 2, 3, 4, 5]);
+    expect(schedule).toMatchObject({ daysOfMonthRestricted: true, daysOfWeekRestricted: true });
+  });
+
+  it('reads `a/n` as a to the end of the field, mixes lists of ranges, and maps day-of-week 7 to Sunday', () => {
+    const schedule = parseCronExpression('  5/20 0,12-13 * */6 5-7 ');
+    expect(sorted(schedule.minutes)).toEqual([5, 25, 45]);
+    expect(sorted(schedule.hours)).toEqual([0, 12, 13]);
+    expect(schedule.daysOfMonth.size).toBe(31);
+    expect(sorted(schedule.months)).toEqual([1, 7]);
+    expect(sorted(schedule.daysOfWeek)).toEqual([0, 5, 6]);
+    expect(schedule).toMatchObject({ daysOfMonthRestricted: false, daysOfWeekRestricted: true });
+  });
+
+  it.each([
+    ['* * * *', 'expected 5 fields'],
+    ['* * * * * *', 'expected 5 fields'],
+    ['60 * * * *', 'minute: 60 is outside 0-59'],
+    ['* 24 * * *', 'hour: 24 is outside 0-23'],
+    ['* * 0 * *', 'day of month: 0 is outside 1-31'],
+    ['* * * 13 *', 'month: 13 is outside 1-12'],
+    ['* * * * 8', 'day of week: 8 is outside 0-7'],
+    ['5-1 * * * *', 'runs backwards'],
+    ['*/0 * * * *', 'minute: 0 is outside 1-60'],
+    ['1-2-3 * * * *', 'is not a range'],
+    ['*/2/3 * * * *', 'more than one /'],
+    ['MON * * * *', 'is not a number'],
+    ['1,,2 * * * *', '"" is not a number'],
+    ['* * * * MON', 'is not a number'],
+    ['-1 * * * *', 'is not a number'],
+    ['L * * * *', 'is not a number'],
+  ])('refuses %p (%s)', (expression, problem) => {
+    expect(cronProblem(expression)).toContain(problem);
+  });
+
+  it('accepts the usual shapes', () => {
+    for (const expression of ['* * * * *', '0 9 * * 1-5', '30 2 1 * *', '0 0 1 1 *', '0 */6 * * *', '15,45 8-18 * * 0,6', '0 0 * * 7']) {
+      expect({ expression, problem: cronProblem(expression) }).toEqual({ expression, problem: undefined });
+    }
+  });
+});
+
+describe('cronMatches (UTC)', () => {
+  it('matches minute, hour, month and weekday', () => {
+    const weekdayMornings = parseCronExpression('0 9 * * 1-5');
+    expect(cronMatches(weekdayMornings, utc('2030-01-07T09:00:59'))).toBe(true); // a Monday
+    expect(cronMatches(weekdayMornings, utc('2030-01-07T09:01:00'))).toBe(false);
+    expect(cronMatches(weekdayMornings, utc('2030-01-06T09:00:00'))).toBe(false); // a Sunday
+    expect(cronMatches(parseCronExpression('0 0 * 2 *'), utc('2030-01-01T00:00:00'))).toBe(false);
+  });
+
+  it('a day matches either restricted day field, but both when one is *', () => {
+    const either = parseCronExpression('0 0 13 * 5'); // the 13th, or any Friday
+    expect(cronMatches(either, utc('2030-01-13T00:00:00'))).toBe(true); // a Sunday the 13th
+    expect(cronMatches(either, utc('2030-01-04T00:00:00'))).toBe(true); // a Friday the 4th
+    expect(cronMatches(either, utc('2030-01-05T00:00:00'))).toBe(false);
+    const stepped = parseCronExpression('0 0 */2 * 5'); // starts with *: odd days that are Fridays
+    expect(cronMatches(stepped, utc('2030-01-11T00:00:00'))).toBe(true);
+    expect(cronMatches(stepped, utc('2030-01-04T00:00:00'))).toBe(false);
+    expect(cronMatches(stepped, utc('2030-01-13T00:00:00'))).toBe(false);
+    const sunday = parseCronExpression('0 0 * * 7');
+    expect(cronMatches(sunday, utc('2030-01-06T00:00:00'))).toBe(true);
+  });
+});
+
+describe('dueMinutes', () => {
+  it('lists the named minutes after `from` (exclusive) up to `to` (inclusive), oldest first, by whole minutes', () => {
+    const quarterHours = parseCronExpression('*/15 * * * *');
+    expect(isoList(dueMinutes(quarterHours, utc('2030-01-01T10:00:30'), utc('2030-01-01T10:45:10')))).toEqual([
+      '2030-01-01T10:15',
+      '2030-01-01T10:30',
+      '2030-01-01T10:45',
+    ]);
+    expect(dueMinutes(quarterHours, utc('2030-01-01T10:45:00'), utc('2030-01-01T10:59:59'))).toEqual([]);
+    expect(dueMinutes(quarterHours, utc('2030-01-01T11:00:00'), utc('2030-01-01T10:00:00'))).toEqual([]);
+    expect(isoList(dueMinutes(parseCronExpression('* * * * *'), utc('2030-01-01T10:00:59'), utc('2030-01-01T10:02:00')))).toEqual([
+      '2030-01-01T10:01',
+      '2030-01-01T10:02',
+    ]);
+  });
+
+  it('crosses days, months and years, skipping days and hours that cannot match', () => {
+    const firstOfMonth = parseCronExpression('30 2 1 * *');
+    expect(isoList(dueMinutes(firstOfMonth, utc('2029-11-15T00:00:00'), utc('2030-02-01T02:30:00')))).toEqual([
+      '2029-12-01T02:30',
+      '2030-01-01T02:30',
+      '2030-02-01T02:30',
+    ]);
+    const leapDay = parseCronExpression('0 12 29 2 *');
+    expect(isoList(dueMinutes(leapDay, utc('2029-01-01T00:00:00'), utc('2033-01-01T00:00:00')))).toEqual(['2032-02-29T12:00']);
+    expect(dueMinutes(parseCronExpression('0 0 31 2 *'), utc('2030-01-01T00:00:00'), utc('2031-01-01T00:00:00'))).toEqual([]);
+  });
+
+  it('walks a 30-year window (days and hours that cannot match are skipped whole)', () => {
+    const mondays = dueMinutes(parseCronExpression('0 9 * * 1'), utc('2000-01-01T00:00:00'), utc('2030-01-01T00:00:00'));
+    expect(mondays).toHaveLength(1566);
+    expect(mondays.every((minute) => minute.getUTCDay() === 1 && minute.getUTCHours() === 9 && minute.getUTCMinutes() === 0)).toBe(true);
+  });
+
+  it('floorToMinute drops seconds', () => {
+    expect(floorToMinute(utc('2030-01-01T10:00:59.999')).toISOString()).toBe('2030-01-01T10:00:00.000Z');
+  });
+});

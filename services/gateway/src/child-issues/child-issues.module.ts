@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { IssuesModule } from '../issues/issues.module';
+import { TriggersModule } from '../triggers/triggers.module';
+import { ChildDoneConsumer } from './child-done.consumer';
+import { ChildDoneNotifier } from './child-done.notifier';
+import { ChildDoneRepository } from './child-done.repository';
+
+/** A child issue's finished task notifies its parent (`child_done`). No routes. */
+@Module({
+  imports: [IssuesModule, TriggersModule],
+  providers: [ChildDoneRepository, ChildDoneNotifier, ChildDoneConsumer],
+})
+export class ChildIssuesModule {}

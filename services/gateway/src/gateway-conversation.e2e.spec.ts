@@ -1,0 +1,220 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SESSION_COMMAND_CATALOG, STREAM_CATALOG, subjects, uuidv7, type SessionResolveResult, type TaskSource } from '@switchyard/contracts';
+import { connectMessaging, deleteNamespaceStreams, readStream, requestReply, type MessagingConnection } from '@switchyard/messaging';
+import { runMigrations } from '@switchyard/persistence';
+import { createTestDatabase, startMockModelServer, serviceChildEnvironment, startServiceChild, testNatsUrl, uniqueNamespace, type MockModelServer, type ServiceChild, type TestDatabase } from '@switchyard/testing';
+
+const workspaceRoot = path.resolve(__dirname, '../../..');
+const DAEMON_ID = 'daemon-conversation-e2e';
+const RUNTIME_ID = `${DAEMON_ID}-claude-code`;
+const TOKEN = 'sy_conversation-e2e-token-conversation-01';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely; the schemas are proven by the gateway's own tests
+type LooseJson = any;
+
+interface Started {
+  readonly workDir: string;
+  readonly resumedSessionId: string | null;
+  readonly occurredAt: string;
+}
+
+/**
+ * Conversations through the gateway, every part real: queue, session-resume, transcript, gateway and
+ * daemon as built processes on real NATS and Postgres, the real Claude Code on the mock model
+ * (which repeats only the secrets of EARLIER turns it receives, so a remembered secret proves the
+ * resume). An issue comment continues the assignment's session; chat messages of one session run
+ * one after the other and continue each other.
+ */
+describe('issue and chat conversations through the gateway (real Claude Code)', () => {
+  let database: TestDatabase;
+  let model: MockModelServer;
+  let home: string;
+  let observer: MessagingConnection;
+  let gatewayUrl = '';
+  let agentId = '';
+  const services: ServiceChild[] = [];
+  const namespace = uniqueNamespace();
+
+  const api = async (method: string, route: string, body?: unknown): Promise<{ status: number; body: LooseJson }> => {
+    const response = await fetch(`${gatewayUrl}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+  };
+
+  const until = async <T>(probe: () => Promise<T | undefined>, description: string, timeoutMs = 150_000): Promise<T> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting until ${description}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+
+  const finished = async (taskId: string): Promise<LooseJson> =>
+    until(async () => {
+      const task = (await api('GET', `/api/tasks/${taskId}`)).body as { status?: string } | undefined;
+      return ['completed', 'failed', 'cancelled'].includes(task?.status ?? '') ? task : undefined;
+    }, `task ${taskId} ends`);
+
+  const events = async (type: string, taskId: string): Promise<Array<{ occurredAt: string; payload: LooseJson }>> =>
+    (await readStream(observer, STREAM_CATALOG.TASK_EVENTS.name))
+      .filter((message) => message.subject === subjects.taskEvent(type as 'task.started', taskId))
+      .map((message) => JSON.parse(message.text) as { occurredAt: string; payload: LooseJson });
+
+  const started = async (taskId: string): Promise<Started> => {
+    const [event] = await events('task.started', taskId);
+    return { workDir: event!.payload.workDir, resumedSessionId: event!.payload.resumedSessionId, occurredAt: event!.occurredAt };
+  };
+
+  /** The CLI session a task ran in, as the daemon pinned it. */
+  const sessionOf = async (taskId: string): Promise<string> => {
+    const pinned = (await readStream(observer, STREAM_CATALOG.SESSION_EVENTS.name))
+      .map((message) => JSON.parse(message.text) as { type: string; payload: { taskId: string; sessionId: string } })
+      .find((event) => event.type === 'session.pinned' && event.payload.taskId === taskId);
+    if (!pinned) throw new Error(`task ${taskId} pinned no session`);
+    return pinned.payload.sessionId;
+  };
+
+  /** The agent's replies (the timeline's text), read back through the gateway once projected. */
+  const replyOf = async (taskId: string): Promise<string> =>
+    until(async () => {
+      const { messages } = (await api('GET', `/api/tasks/${taskId}/messages`)).body as { messages: Array<{ type: string; text?: string; content?: string }> };
+      const texts = messages.filter((message) => message.type === 'text').map((message) => message.text ?? message.content ?? '');
+      return texts.length > 0 ? texts.join('\n') : undefined;
+    }, `task ${taskId}'s reply is projected`, 30_000);
+
+  /** Session-resume's index is projected asynchronously: ask as the queue would until it offers the session. */
+  const untilOffered = async (source: TaskSource, sessionId: string): Promise<void> => {
+    await until(
+      async () => {
+        const requestId = uuidv7();
+        const reply = await requestReply<unknown, SessionResolveResult>(observer, {
+          subject: subjects.command('session.resolve'),
+          data: SESSION_COMMAND_CATALOG['session.resolve'].request.parse({
+            requestId,
+            command: 'session.resolve',
+            schemaVersion: 1,
+            correlationId: requestId,
+            payload: { taskId: uuidv7(), agentId, runtimeId: RUNTIME_ID, source, forceFreshSession: false },
+          }),
+          requestId,
+          timeoutMs: 5_000,
+        });
+        return reply.ok && reply.result.status === 'resume' && reply.result.sessionId === sessionId ? true : undefined;
+      },
+      `session ${sessionId} is offered`,
+      20_000,
+    );
+  };
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [path.join(workspaceRoot, 'tools/build/build.mjs')], { stdio: 'ignore' });
+    database = await createTestDatabase();
+    await runMigrations({ url: database.url });
+    model = await startMockModelServer({});
+    home = await mkdtemp(path.join(tmpdir(), 'switchyard-conversation-e2e-'));
+    const common = serviceChildEnvironment({ natsUrl: testNatsUrl(), namespace });
+    const start = async (entry: string, env: Record<string, string>): Promise<ServiceChild> => {
+      const child = await startServiceChild({ entry, env: { ...common, ...env }, timeoutMs: 60_000 });
+      services.push(child);
+      return child;
+    };
+    await start('services/queue/src/main.js', { DATABASE_URL: database.url, QUEUE_TASK_TOKEN_SECRET: 'conversation-e2e-secret-conversation' });
+    await start('services/session-resume/src/main.js', { DATABASE_URL: database.url });
+    await start('services/transcript/src/main.js', { DATABASE_URL: database.url });
+    gatewayUrl = (await start('services/gateway/src/main.js', { DATABASE_URL: database.url, GATEWAY_BOOTSTRAP_TOKEN: TOKEN })).url;
+    await start('services/daemon/src/main.js', {
+      DAEMON_ID,
+      SWITCHYARD_HOME: home,
+      DAEMON_PATH: `${path.join(workspaceRoot, 'tests/agent-clis/node_modules/.bin')}${path.delimiter}${process.env['PATH'] ?? ''}`,
+    });
+    observer = await connectMessaging({ url: testNatsUrl(), name: 'conversation-e2e-observer', namespace });
+    await until(async () => ((await api('GET', `/api/runtimes/${RUNTIME_ID}`)).status === 200 ? true : undefined), 'the Claude runtime is listed', 60_000);
+    const agent = await api('POST', '/api/agents', { name: 'Claude', runtimeId: RUNTIME_ID, env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-mock-not-a-secret' } });
+    expect(agent.status).toBe(201);
+    agentId = agent.body.id;
+  }, 240_000);
+
+  afterAll(async () => {
+    for (const service of services.reverse()) await service.stop();
+    if (observer) {
+      await deleteNamespaceStreams(observer);
+      await observer.close();
+    }
+    await model?.stop();
+    await database?.drop();
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it('issue: the mention after the assignment resumes its session in the same work dir and remembers the description’s secret', async () => {
+    const issue = await api('POST', '/api/issues', { title: 'Remember things', description: 'Keep this in mind [[secret:tangerine]] [[scenario:text]]', assigneeAgentId: agentId });
+    expect(issue.status).toBe(201);
+    const firstTaskId: string = issue.body.tasks[0].taskId;
+    expect(await finished(firstTaskId)).toMatchObject({ status: 'completed' });
+    const first = await started(firstTaskId);
+    const firstSession = await sessionOf(firstTaskId);
+    expect(first.resumedSessionId).toBeNull();
+    // The comment's task is claimed at once: wait until the index knows the first task ended, or it would answer prior_running.
+    await untilOffered({ kind: 'issue', issueId: issue.body.id, trigger: 'mention', commentId: 'any' }, firstSession);
+
+    const comment = await api('POST', `/api/issues/${issue.body.id}/comments`, { body: '@Claude What was the secret? [[scenario:text]]' });
+    expect(comment.status).toBe(201);
+    const secondTaskId: string = comment.body.tasks[0].taskId;
+    expect(await finished(secondTaskId)).toMatchObject({ status: 'completed', source: { kind: 'issue', issueId: issue.body.id, trigger: 'mention', commentId: comment.body.id } });
+
+    expect(await started(secondTaskId)).toMatchObject({ resumedSessionId: firstSession, workDir: first.workDir });
+    expect(await replyOf(secondTaskId)).toContain('tangerine');
+    expect(await replyOf(firstTaskId)).not.toContain('tangerine');
+  }, 300_000);
+
+  it('chat: two messages sent at once run one after the other, each its own task', async () => {
+    const session = (await api('POST', '/api/chat-sessions', { agentId })).body;
+    const [one, two] = await Promise.all([
+      api('POST', `/api/chat-sessions/${session.id}/messages`, { body: 'Keep this in mind [[secret:kiwi]] [[scenario:text]]' }),
+      api('POST', `/api/chat-sessions/${session.id}/messages`, { body: 'Hello again [[scenario:text]]' }),
+    ]);
+    const taskIds: string[] = [one.body.task.taskId, two.body.task.taskId];
+    for (const taskId of taskIds) expect(await finished(taskId)).toMatchObject({ status: 'completed' });
+
+    // One active task per chat session (the queue's constraint): whichever ran first ended before the other started.
+    const runs = await Promise.all(
+      taskIds.map(async (taskId) => ({ taskId, started: await started(taskId), completedAt: (await events('task.completed', taskId))[0]!.occurredAt })),
+    );
+    runs.sort((left, right) => left.started.occurredAt.localeCompare(right.started.occurredAt));
+    expect(Date.parse(runs[0]!.completedAt)).toBeLessThanOrEqual(Date.parse(runs[1]!.started.occurredAt));
+    // The later one resumes the earlier one's session only if the index had its end when it was claimed
+    // (the claim can follow the completion by milliseconds): otherwise it is `prior_running` → fresh.
+    const later = runs[1]!.started.resumedSessionId;
+    expect([null, await sessionOf(runs[0]!.taskId)]).toContain(later);
+  }, 300_000);
+
+  it('chat: a message after the previous one’s task ended resumes its session and remembers its secret', async () => {
+    const session = (await api('POST', '/api/chat-sessions', { agentId })).body;
+    const source: TaskSource = { kind: 'chat', chatSessionId: session.id, chatMessageId: 'any' };
+    const first = await api('POST', `/api/chat-sessions/${session.id}/messages`, { body: 'Keep this in mind [[secret:kiwi]] [[scenario:text]]' });
+    const firstTaskId: string = first.body.task.taskId;
+    expect(await finished(firstTaskId)).toMatchObject({ status: 'completed' });
+    const firstSession = await sessionOf(firstTaskId);
+    await untilOffered(source, firstSession);
+
+    const second = await api('POST', `/api/chat-sessions/${session.id}/messages`, { body: 'What was the secret? [[scenario:text]]' });
+    const secondTaskId: string = second.body.task.taskId;
+    expect(await finished(secondTaskId)).toMatchObject({ status: 'completed' });
+
+    expect(await started(secondTaskId)).toMatchObject({ resumedSessionId: firstSession, workDir: (await started(firstTaskId)).workDir });
+    expect(await replyOf(secondTaskId)).toContain('kiwi');
+
+    // Usage of the agent through the gateway: every run of these conversations reported tokens.
+    const usage = (await api('GET', `/api/agents/${agentId}/usage`)).body;
+    expect(usage.taskCount).toBeGreaterThanOrEqual(4);
+    expect(usage.totals.inputTokens).toBeGreaterThan(0);
+  }, 300_000);
+});
