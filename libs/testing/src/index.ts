@@ -7,3 +7,4 @@ export * from './sample-agent';
 export * from './mock-model';
 export * from './service-child.process';
 export * from './process-census';
+export * from './system-processes';

@@ -63,7 +63,7 @@ export function serviceChildEnvironment(options: { readonly natsUrl: string; rea
 }
 
 /** The repository root, from the sources (jest) or from their build in dist/ alike. */
-function workspaceRoot(): string {
+export function workspaceRoot(): string {
   for (let directory = __dirname; directory !== path.dirname(directory); directory = path.dirname(directory)) {
     if (existsSync(path.join(directory, 'nx.json'))) return directory;
   }

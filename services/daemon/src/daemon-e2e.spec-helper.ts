@@ -1,26 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client } from 'pg';
 import { STREAM_CATALOG, createCommand, subjects, type AgentMessage, type CommandPayloadOf } from '@switchyard/contracts';
-import { connectMessaging, deleteNamespaceStreams, readStream, requestReply, type MessagingConnection } from '@switchyard/messaging';
-import { runMigrations } from '@switchyard/persistence';
-import {
-  createTestDatabase,
-  sampleAgentSnapshot,
-  startMockModelServer,
-  serviceChildEnvironment,
-  startServiceChild,
-  testNatsUrl,
-  uniqueNamespace,
-  type MockModelServer,
-  type ServiceChild,
-  type TestDatabase,
-} from '@switchyard/testing';
-
-const workspaceRoot = path.resolve(__dirname, '../../..');
-export const AGENT_CLIS_BIN = path.join(workspaceRoot, 'tests/agent-clis/node_modules/.bin');
+import { readStream, requestReply, type MessagingConnection } from '@switchyard/messaging';
+import { sampleAgentSnapshot, startSystemProcesses, type MockModelServer, type ServiceChild } from '@switchyard/testing';
 
 export interface TaskRow {
   readonly task_id: string;
@@ -46,7 +27,7 @@ export interface DaemonE2eStack {
   readonly model: MockModelServer;
   readonly home: string;
   readonly connection: MessagingConnection;
-  startDaemon(options: { readonly daemonId: string; readonly env?: NodeJS.ProcessEnv }): Promise<ServiceChild>;
+  startDaemon(options: { readonly daemonId: string; readonly env?: Readonly<Record<string, string>> }): Promise<ServiceChild>;
   enqueue(overrides: Partial<CommandPayloadOf<'task.enqueue'>> & Pick<CommandPayloadOf<'task.enqueue'>, 'runtimeId' | 'prompt'>): Promise<string>;
   tasks(where: string, parameters: unknown[]): Promise<TaskRow[]>;
   waitForTask(taskId: string, statuses: readonly string[], timeoutMs?: number): Promise<TaskRow>;
@@ -61,19 +42,10 @@ export const claudeOnMock = (model: MockModelServer): Record<string, string> => 
 
 /** Builds dist/ and starts everything but the daemons; `stop` undoes it all. */
 export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
-  execFileSync(process.execPath, [path.join(workspaceRoot, 'tools/build/build.mjs')], { stdio: 'ignore' });
-  const namespace = uniqueNamespace();
-  const database: TestDatabase = await createTestDatabase();
-  await runMigrations({ url: database.url });
-  const model = await startMockModelServer({});
-  const home = await mkdtemp(path.join(tmpdir(), 'switchyard-e2e-home-'));
-  const common = serviceChildEnvironment({ natsUrl: testNatsUrl(), namespace });
-
-  const queue = await startServiceChild({ entry: 'services/queue/src/main.js', env: { ...common, DATABASE_URL: database.url, QUEUE_TASK_TOKEN_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e' }, timeoutMs: 60_000 });
-  // The claim asks it which session each task continues (design §7).
-  const sessionResume = await startServiceChild({ entry: 'services/session-resume/src/main.js', env: { ...common, DATABASE_URL: database.url }, timeoutMs: 60_000 });
-  const connection = await connectMessaging({ url: testNatsUrl(), name: 'e2e-observer', namespace });
-  const daemons: ServiceChild[] = [];
+  // The claim asks session-resume which session each task continues (design §7).
+  const system = await startSystemProcesses({ services: ['queue', 'session-resume'] });
+  const { model, home, connection } = system;
+  const database = { url: system.databaseUrl };
 
   const tasks = async (where: string, parameters: unknown[]): Promise<TaskRow[]> => {
     const client = new Client({ connectionString: database.url });
@@ -89,15 +61,7 @@ export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
     model,
     home,
     connection,
-    async startDaemon({ daemonId, env }) {
-      const daemon = await startServiceChild({
-        entry: 'services/daemon/src/main.js',
-        env: { ...common, DAEMON_ID: daemonId, SWITCHYARD_HOME: home, DAEMON_PATH: `${AGENT_CLIS_BIN}${path.delimiter}${process.env['PATH'] ?? ''}`, ...env },
-        timeoutMs: 60_000,
-      });
-      daemons.push(daemon);
-      return daemon;
-    },
+    startDaemon: (options) => system.startDaemon(options),
     async enqueue(overrides) {
       const payload: CommandPayloadOf<'task.enqueue'> = {
         workspaceId: 'workspace-e2e',
@@ -140,15 +104,6 @@ export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
     async sessionEvents() {
       return (await readStream(connection, STREAM_CATALOG.SESSION_EVENTS.name)).map((message) => JSON.parse(message.text) as { type: string; payload: Record<string, unknown> });
     },
-    async stop() {
-      await Promise.all(daemons.map((daemon) => daemon.stop()));
-      await sessionResume.stop();
-      await queue.stop();
-      await deleteNamespaceStreams(connection);
-      await connection.close();
-      await model.stop();
-      await database.drop();
-      await rm(home, { recursive: true, force: true });
-    },
+    stop: () => system.stop(),
   };
 }

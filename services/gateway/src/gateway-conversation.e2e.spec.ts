@@ -1,13 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { SESSION_COMMAND_CATALOG, STREAM_CATALOG, subjects, uuidv7, type SessionResolveResult, type TaskSource } from '@switchyard/contracts';
-import { connectMessaging, deleteNamespaceStreams, readStream, requestReply, type MessagingConnection } from '@switchyard/messaging';
-import { runMigrations } from '@switchyard/persistence';
-import { createTestDatabase, startMockModelServer, serviceChildEnvironment, startServiceChild, testNatsUrl, uniqueNamespace, type MockModelServer, type ServiceChild, type TestDatabase } from '@switchyard/testing';
+import { readStream, requestReply, type MessagingConnection } from '@switchyard/messaging';
+import { startSystemProcesses, type SystemProcesses } from '@switchyard/testing';
 
-const workspaceRoot = path.resolve(__dirname, '../../..');
 const DAEMON_ID = 'daemon-conversation-e2e';
 const RUNTIME_ID = `${DAEMON_ID}-claude-code`;
 const TOKEN = 'sy_conversation-e2e-token-conversation-01';
@@ -29,14 +23,10 @@ interface Started {
  * one after the other and continue each other.
  */
 describe('issue and chat conversations through the gateway (real Claude Code)', () => {
-  let database: TestDatabase;
-  let model: MockModelServer;
-  let home: string;
+  let system: SystemProcesses;
   let observer: MessagingConnection;
   let gatewayUrl = '';
   let agentId = '';
-  const services: ServiceChild[] = [];
-  const namespace = uniqueNamespace();
 
   const api = async (method: string, route: string, body?: unknown): Promise<{ status: number; body: LooseJson }> => {
     const response = await fetch(`${gatewayUrl}${route}`, {
@@ -116,43 +106,19 @@ describe('issue and chat conversations through the gateway (real Claude Code)', 
   };
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(workspaceRoot, 'tools/build/build.mjs')], { stdio: 'ignore' });
-    database = await createTestDatabase();
-    await runMigrations({ url: database.url });
-    model = await startMockModelServer({});
-    home = await mkdtemp(path.join(tmpdir(), 'switchyard-conversation-e2e-'));
-    const common = serviceChildEnvironment({ natsUrl: testNatsUrl(), namespace });
-    const start = async (entry: string, env: Record<string, string>): Promise<ServiceChild> => {
-      const child = await startServiceChild({ entry, env: { ...common, ...env }, timeoutMs: 60_000 });
-      services.push(child);
-      return child;
-    };
-    await start('services/queue/src/main.js', { DATABASE_URL: database.url, QUEUE_TASK_TOKEN_SECRET: 'conversation-e2e-secret-conversation' });
-    await start('services/session-resume/src/main.js', { DATABASE_URL: database.url });
-    await start('services/transcript/src/main.js', { DATABASE_URL: database.url });
-    gatewayUrl = (await start('services/gateway/src/main.js', { DATABASE_URL: database.url, GATEWAY_BOOTSTRAP_TOKEN: TOKEN })).url;
-    await start('services/daemon/src/main.js', {
-      DAEMON_ID,
-      SWITCHYARD_HOME: home,
-      DAEMON_PATH: `${path.join(workspaceRoot, 'tests/agent-clis/node_modules/.bin')}${path.delimiter}${process.env['PATH'] ?? ''}`,
-    });
-    observer = await connectMessaging({ url: testNatsUrl(), name: 'conversation-e2e-observer', namespace });
+    system = await startSystemProcesses({ services: ['queue', 'session-resume', 'transcript', 'gateway'], gatewayToken: TOKEN });
+    ({ gatewayUrl, connection: observer } = system);
+    await system.startDaemon({ daemonId: DAEMON_ID });
     await until(async () => ((await api('GET', `/api/runtimes/${RUNTIME_ID}`)).status === 200 ? true : undefined), 'the Claude runtime is listed', 60_000);
-    const agent = await api('POST', '/api/agents', { name: 'Claude', runtimeId: RUNTIME_ID, env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-mock-not-a-secret' } });
+    const agent = await api('POST', '/api/agents', { name: 'Claude', runtimeId: RUNTIME_ID, env: { ANTHROPIC_BASE_URL: system.model.url, ANTHROPIC_API_KEY: 'sk-mock-not-a-secret' } });
     expect(agent.status).toBe(201);
     agentId = agent.body.id;
   }, 240_000);
 
   afterAll(async () => {
-    for (const service of services.reverse()) await service.stop();
-    if (observer) {
-      await deleteNamespaceStreams(observer);
-      await observer.close();
-    }
-    await model?.stop();
-    await database?.drop();
-    if (home) await rm(home, { recursive: true, force: true });
+    await system?.stop();
   });
+
 
   it('issue: the mention after the assignment resumes its session in the same work dir and remembers the description’s secret', async () => {
     const issue = await api('POST', '/api/issues', { title: 'Remember things', description: 'Keep this in mind [[secret:tangerine]] [[scenario:text]]', assigneeAgentId: agentId });

@@ -1,12 +1,9 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { TimelineEntry } from '@switchyard/contracts';
-import { connectMessaging, deleteNamespaceStreams } from '@switchyard/messaging';
-import { runMigrations } from '@switchyard/persistence';
-import { createTestDatabase, startMockModelServer, serviceChildEnvironment, startServiceChild, testNatsUrl, uniqueNamespace, type MockModelServer, type ServiceChild, type TestDatabase } from '@switchyard/testing';
+import { startSystemProcesses, type MockModelServer, type SystemProcesses } from '@switchyard/testing';
 
 const run = promisify(execFile);
 const workspaceRoot = path.resolve(__dirname, '../../..');
@@ -20,48 +17,23 @@ const TOKEN = 'sy_yard-e2e-token-yard-e2e-token-000001';
  * Claude Code runs against the mock model, then replay it over REST: both give the same rows.
  */
 describe('yard → gateway → queue → daemon → real Claude Code → transcript → yard', () => {
-  let database: TestDatabase;
+  let system: SystemProcesses;
   let model: MockModelServer;
   let home: string;
-  const services: ServiceChild[] = [];
   let gatewayUrl = '';
-  const namespace = uniqueNamespace();
 
   const yard = async (...args: string[]): Promise<{ stdout: string; stderr: string }> =>
     run(process.execPath, [yardMain, ...args], { env: { ...process.env, SWITCHYARD_URL: gatewayUrl, SWITCHYARD_TOKEN: TOKEN }, maxBuffer: 64 * 1024 * 1024 });
   const entriesOf = (stdout: string): TimelineEntry[] => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as TimelineEntry);
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(workspaceRoot, 'tools/build/build.mjs')], { stdio: 'ignore' });
-    database = await createTestDatabase();
-    await runMigrations({ url: database.url });
-    model = await startMockModelServer({});
-    home = await mkdtemp(path.join(tmpdir(), 'switchyard-yard-e2e-'));
-    const common = serviceChildEnvironment({ natsUrl: testNatsUrl(), namespace });
-
-    const start = async (entry: string, env: Record<string, string>): Promise<ServiceChild> => {
-      const child = await startServiceChild({ entry, env: { ...common, ...env }, timeoutMs: 60_000 });
-      services.push(child);
-      return child;
-    };
-    await start('services/queue/src/main.js', { DATABASE_URL: database.url, QUEUE_TASK_TOKEN_SECRET: 'yard-e2e-secret-yard-e2e-secret-000' });
-    await start('services/transcript/src/main.js', { DATABASE_URL: database.url });
-    gatewayUrl = (await start('services/gateway/src/main.js', { DATABASE_URL: database.url, GATEWAY_BOOTSTRAP_TOKEN: TOKEN })).url;
-    await start('services/daemon/src/main.js', {
-      DAEMON_ID,
-      SWITCHYARD_HOME: home,
-      DAEMON_PATH: `${path.join(workspaceRoot, 'tests/agent-clis/node_modules/.bin')}${path.delimiter}${process.env['PATH'] ?? ''}`,
-    });
+    system = await startSystemProcesses({ services: ['queue', 'transcript', 'gateway'], gatewayToken: TOKEN });
+    ({ model, home, gatewayUrl } = system);
+    await system.startDaemon({ daemonId: DAEMON_ID });
   }, 240_000);
 
   afterAll(async () => {
-    for (const service of services.reverse()) await service.stop();
-    const connection = await connectMessaging({ url: testNatsUrl(), name: 'yard-e2e-cleanup', namespace });
-    await deleteNamespaceStreams(connection);
-    await connection.close();
-    await model?.stop();
-    await database?.drop();
-    await rm(home, { recursive: true, force: true });
+    await system?.stop();
   });
 
   let agent: Promise<string> | undefined;
