@@ -130,6 +130,20 @@ describe('session-resume (real NATS + Postgres)', () => {
     expect(await bed.eventually(next(), resumed)).toEqual({ ok: true, result: resumed });
   });
 
+  it('waits briefly for a predecessor whose end is still on its way, then resumes it in the same answer', async () => {
+    const { taskIds, ran, next, sessionOf, workDirOf } = conversation();
+    const prior = ran(taskIds[0]);
+    await bed.publish([prior.enqueued, prior.started, prior.pinned]);
+    await bed.indexed(taskIds[0], (entry) => entry['session'] !== null);
+
+    // The queue claims the next message the moment the first completes; the end arrives just after.
+    const answering = bed.resolve(next());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await bed.publish([prior.completed]);
+
+    expect(await answering).toEqual({ ok: true, result: { status: 'resume', sessionId: sessionOf(taskIds[0]), workDir: workDirOf(taskIds[0]) } });
+  });
+
   it('answers forced fresh and no_prior_session without a prior task', async () => {
     const { next } = conversation();
     expect(await bed.resolve(next({ forceFreshSession: true }))).toEqual({ ok: true, result: { status: 'fresh', reason: 'forced_fresh' } });

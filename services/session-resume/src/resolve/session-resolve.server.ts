@@ -17,6 +17,10 @@ import { resumeKeyOf, resumeKeyText } from '../domain/resume-key';
 import { findPriorTask } from '../index/resume-index.repository';
 import { SESSION_RESUME_LOGGER } from '../session-resume.tokens';
 
+/** How long an answer waits for a predecessor's end to reach the index; under the queue's 2 s ask. */
+const PRIOR_SETTLE_WAIT_MS = 1_500;
+const PRIOR_SETTLE_POLL_MS = 100;
+
 /** Instances of the service share the requests. */
 export const SESSION_RESUME_QUEUE_GROUP = 'session-resume';
 
@@ -46,14 +50,23 @@ export class SessionResolveServer implements OnModuleInit {
   async resolve(envelope: SessionResolveCommand): Promise<CommandReply<SessionResolveResult>> {
     const request = envelope.payload;
     const key = resumeKeyOf(request);
-    let prior;
-    try {
-      prior = key === null || request.forceFreshSession ? null : await findPriorTask(this.dataSource, { resumeKey: resumeKeyText(key), excludeTaskId: request.taskId });
-    } catch (error) {
-      this.logger.warn({ event: 'session_resolve_unavailable', requestId: envelope.requestId, error: describeCause(error) }, 'resume index unreadable');
-      return commandFailure('unavailable', 'the resume index cannot be read right now');
+    let answer;
+    const settleBy = performance.now() + PRIOR_SETTLE_WAIT_MS;
+    for (;;) {
+      let prior;
+      try {
+        prior = key === null || request.forceFreshSession ? null : await findPriorTask(this.dataSource, { resumeKey: resumeKeyText(key), excludeTaskId: request.taskId });
+      } catch (error) {
+        this.logger.warn({ event: 'session_resolve_unavailable', requestId: envelope.requestId, error: describeCause(error) }, 'resume index unreadable');
+        return commandFailure('unavailable', 'the resume index cannot be read right now');
+      }
+      answer = decide(request, prior);
+      // The queue runs one task per conversation at a time, so a claimed task's predecessor has
+      // ended: its end is on its way to the index (a chat's second message, claimed the moment the
+      // first completes). Wait for it briefly rather than start fresh.
+      if (answer.status !== 'fresh' || answer.reason !== 'prior_running' || performance.now() >= settleBy) break;
+      await new Promise((resolve) => setTimeout(resolve, PRIOR_SETTLE_POLL_MS));
     }
-    const answer = decide(request, prior);
     this.logger.info({ event: 'session_resolved', taskId: request.taskId, status: answer.status, reason: answer.status === 'fresh' ? answer.reason : null }, 'session resolved');
     return commandSuccess(answer);
   }
