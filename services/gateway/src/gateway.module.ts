@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { AuthModule } from './auth/auth.module';
 import { AutopilotWebhookModule } from './autopilots/autopilots.module';
+import { ChatRepliesModule } from './chat-replies/chat-replies.module';
 import { ChildIssuesModule } from './child-issues/child-issues.module';
 import type { GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './gateway.tokens';
@@ -35,7 +36,7 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig, logger: JsonLogger): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [GatewayContextModule.forRoot(config, logger), AuthModule, LiveModule, ChildIssuesModule, AutopilotWebhookModule, ...REST_MODULES],
+      imports: [GatewayContextModule.forRoot(config, logger), AuthModule, LiveModule, ChildIssuesModule, ChatRepliesModule, AutopilotWebhookModule, ...REST_MODULES],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };
   }

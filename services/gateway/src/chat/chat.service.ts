@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Caller } from '../auth/caller';
 import { isUniqueViolation } from '../database/unique-violation';
 import { notFound } from '../http/api-error';
+import { WorkspaceNoticesPublisher } from '../live/workspace-notices.publisher';
 import { TasksService } from '../tasks/tasks.service';
 import { buildChatPrompt } from '../triggers/chat-prompt.builder';
 import { TaskTriggersRepository, type TaskTriggerRecord } from '../triggers/task-triggers.repository';
@@ -31,11 +32,14 @@ export class ChatService {
     private readonly tasks: TasksService,
     private readonly triggers: TaskTriggersRepository,
     private readonly dispatcher: TriggerDispatcher,
+    private readonly notices: WorkspaceNoticesPublisher,
   ) {}
 
   async createSession(workspaceId: string, input: CreateChatSessionInput): Promise<ChatSessionView> {
     const agent = await this.tasks.usableAgent(workspaceId, input.agentId);
-    return this.chat.createSession({ workspaceId, agentId: agent.id, title: input.title ?? '' });
+    const session = await this.chat.createSession({ workspaceId, agentId: agent.id, title: input.title ?? '' });
+    this.notices.publish(workspaceId, { kind: 'chat_session.created', id: session.id, chatSessionId: session.id });
+    return session;
   }
 
   listSessions(workspaceId: string, query: ChatSessionListQuery): Promise<ChatSessionView[]> {
@@ -96,6 +100,7 @@ export class ChatService {
       if (winner) return this.repeat(workspaceId, winner);
       throw error;
     }
+    this.notices.publish(workspaceId, { kind: 'chat_message.created', id: written.message.id, chatSessionId });
     return this.dispatched(workspaceId, written.message, written.trigger);
   }
 

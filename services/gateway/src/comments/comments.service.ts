@@ -3,6 +3,7 @@ import type { Caller } from '../auth/caller';
 import { AgentsRepository } from '../agents/agents.repository';
 import { isUniqueViolation } from '../database/unique-violation';
 import { notFound } from '../http/api-error';
+import { WorkspaceNoticesPublisher } from '../live/workspace-notices.publisher';
 import { invalidField } from '../issues/invalid-field';
 import { IssuesRepository } from '../issues/issues.repository';
 import { TasksService } from '../tasks/tasks.service';
@@ -27,6 +28,7 @@ export class CommentsService {
     private readonly writer: IssueTriggerWriter,
     private readonly triggers: TaskTriggersRepository,
     private readonly dispatcher: TriggerDispatcher,
+    private readonly notices: WorkspaceNoticesPublisher,
   ) {}
 
   async list(workspaceId: string, issueId: string): Promise<CommentView[]> {
@@ -61,6 +63,7 @@ export class CommentsService {
       if (winner) return this.repeat(workspaceId, winner);
       throw error;
     }
+    this.notices.publish(workspaceId, { kind: 'comment.created', id: comment.id, issueId });
     return this.repeat(workspaceId, comment);
   }
 

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { WorkspaceNoticesModule } from '../live/workspace-notices.publisher';
 import { TriggersModule } from '../triggers/triggers.module';
 import { IssuesController } from './issues.controller';
 import { IssuesRepository } from './issues.repository';
 import { IssuesService } from './issues.service';
 
 @Module({
-  imports: [AuthModule, TriggersModule],
+  imports: [AuthModule, TriggersModule, WorkspaceNoticesModule],
   controllers: [IssuesController],
   providers: [IssuesRepository, IssuesService],
   exports: [IssuesRepository],

@@ -4,6 +4,7 @@ import type { Caller } from '../auth/caller';
 import type { RawQueryRunner } from '../database/returning-rows';
 import { isUniqueViolation } from '../database/unique-violation';
 import { notFound } from '../http/api-error';
+import { WorkspaceNoticesPublisher } from '../live/workspace-notices.publisher';
 import { TasksService } from '../tasks/tasks.service';
 import { IssueTriggerWriter } from '../triggers/issue-trigger.writer';
 import { TaskTriggersRepository, type TaskTriggerRecord } from '../triggers/task-triggers.repository';
@@ -27,6 +28,7 @@ export class IssuesService {
     private readonly writer: IssueTriggerWriter,
     private readonly triggers: TaskTriggersRepository,
     private readonly dispatcher: TriggerDispatcher,
+    private readonly notices: WorkspaceNoticesPublisher,
   ) {}
 
   async list(workspaceId: string, query: IssueListQuery): Promise<IssueView[]> {
@@ -62,6 +64,7 @@ export class IssuesService {
       if (winner) return this.repeat(workspaceId, winner);
       throw error;
     }
+    this.notices.publish(workspaceId, { kind: 'issue.created', id: written.issue.id });
     return this.dispatched(workspaceId, written);
   }
 
@@ -84,11 +87,13 @@ export class IssuesService {
       const repeated = input.assigneeAgentId && issue.assignmentTriggerKey ? await this.triggers.find(runner, workspaceId, [issue.assignmentTriggerKey]) : [];
       return { issue, trigger: repeated[0] };
     });
+    this.notices.publish(workspaceId, { kind: 'issue.updated', id });
     return this.dispatched(workspaceId, written);
   }
 
   async delete(workspaceId: string, id: string): Promise<void> {
     if (!(await this.issues.delete(workspaceId, id))) throw notFound('issue', id);
+    this.notices.publish(workspaceId, { kind: 'issue.deleted', id });
   }
 
   private async assign(

@@ -79,7 +79,7 @@ export class LiveConnection {
         return this.send({ type: 'unsubscribed', taskId: frame.taskId });
       case 'subscribe_workspace': {
         const workspaceId = this.caller.workspaceId;
-        this.stopWorkspaceFeed ??= this.dependencies.workspaceFeed.listen(workspaceId, (change) => this.send({ type: 'task', ...change }));
+        this.stopWorkspaceFeed ??= this.dependencies.workspaceFeed.listen(workspaceId, (frame) => this.send(frame));
         return this.send({ type: 'subscribed_workspace', workspaceId });
       }
     }

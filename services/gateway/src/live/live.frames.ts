@@ -9,7 +9,7 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   /** `afterSeq`: the last seq the client holds; everything after it is sent, then live. */
   z.object({ type: z.literal('subscribe'), taskId: z.string().min(1).max(256), afterSeq: z.number().int().min(-1).default(-1) }),
   z.object({ type: z.literal('unsubscribe'), taskId: z.string().min(1).max(256) }),
-  /** Status changes of every task of the caller's workspace, live only. */
+  /** Status changes of every task of the caller's workspace and notices of its issues, comments and chats, live only. */
   z.object({ type: z.literal('subscribe_workspace') }),
   z.object({ type: z.literal('ping') }),
 ]);
@@ -27,6 +27,29 @@ export interface TaskStatusChange {
   readonly occurredAt: string;
 }
 
+export const WORKSPACE_NOTICE_KINDS = ['issue.created', 'issue.updated', 'issue.deleted', 'comment.created', 'chat_message.created', 'chat_session.created'] as const;
+
+/**
+ * A committed change of the workspace's issues, comments or chats, published on core NATS
+ * (`notify.workspace.<workspaceId>`, live only). Ids and kinds only: clients fetch the rows over REST.
+ */
+export const workspaceNoticeSchema = z.object({
+  kind: z.enum(WORKSPACE_NOTICE_KINDS),
+  /** The id of the row the kind names (issue, comment, chat message or chat session). */
+  id: z.string().min(1).max(256),
+  issueId: z.string().min(1).max(256).optional(),
+  chatSessionId: z.string().min(1).max(256).optional(),
+  at: z.string(),
+});
+export type WorkspaceNotice = z.infer<typeof workspaceNoticeSchema>;
+
+/** Logical subject of a workspace's notices; the hub listens on `notify.workspace.*`. */
+export const workspaceNoticeSubject = (workspaceId: string): string => `notify.workspace.${workspaceId}`;
+export const WORKSPACE_NOTICE_FILTER = 'notify.workspace.*';
+
+/** What a `subscribe_workspace` client receives. */
+export type WorkspaceFeedFrame = ({ readonly type: 'task' } & TaskStatusChange) | ({ readonly type: 'workspace' } & WorkspaceNotice);
+
 export type ServerFrame =
   | { readonly type: 'ready'; readonly workspaceId: string }
   | { readonly type: 'subscribed'; readonly taskId: string; readonly afterSeq: number }
@@ -35,7 +58,7 @@ export type ServerFrame =
   | { readonly type: 'timeline'; readonly taskId: string; readonly entry: TimelineEntry }
   /** Status, log and usage messages: live only, never timeline rows. */
   | { readonly type: 'activity'; readonly taskId: string; readonly seq: number; readonly message: AgentMessage }
-  | ({ readonly type: 'task' } & TaskStatusChange)
+  | WorkspaceFeedFrame
   | { readonly type: 'error'; readonly code: LiveErrorCode; readonly message: string; readonly taskId?: string }
   | { readonly type: 'pong' };
 

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { parseEvent, subjects, type TaskEventType } from '@switchyard/contracts';
 import type { MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
-import type { TaskStatusChange } from './live.frames';
+import { WORKSPACE_NOTICE_FILTER, workspaceNoticeSchema, type WorkspaceFeedFrame } from './live.frames';
 import { taskStatusChangeOf } from './task-status.mapper';
 import { workspaceOfTask } from './timeline-view.reader';
 
@@ -22,12 +22,13 @@ const LIFECYCLE_EVENTS: readonly TaskEventType[] = [
 ];
 const REMEMBERED_TASKS = 10_000;
 
-type Listener = (change: TaskStatusChange) => void;
+type Listener = (frame: WorkspaceFeedFrame) => void;
+const NOTICE_SUBJECT_PREFIX = WORKSPACE_NOTICE_FILTER.slice(0, -1);
 
 /**
- * Task status changes of every workspace, live from NATS (one subscription per gateway process),
- * fanned out to the clients of each workspace. Live only: a client that reconnects lists tasks
- * over REST for what it missed.
+ * Task status changes and workspace notices (issues, comments, chats) of every workspace, live
+ * from NATS (one subscription per subject per gateway process), fanned out to the clients of each
+ * workspace. Live only: a client that reconnects lists over REST what it missed.
  */
 export class WorkspaceFeedHub {
   private readonly listeners = new Map<string, Set<Listener>>();
@@ -50,6 +51,17 @@ export class WorkspaceFeedHub {
         }
       })();
     }
+    const notices = this.connection.nats.subscribe(this.connection.namespace.subject(WORKSPACE_NOTICE_FILTER));
+    this.subscriptions.push(notices);
+    void (async () => {
+      for await (const message of notices) {
+        try {
+          this.forwardNotice(this.connection.namespace.logicalSubject(message.subject), message.json());
+        } catch (error) {
+          this.logger.warn({ err: error, subject: message.subject }, 'workspace notice dropped');
+        }
+      }
+    })();
   }
 
   stop(): void {
@@ -75,7 +87,15 @@ export class WorkspaceFeedHub {
     const workspaceId = parsed.event.type === 'task.enqueued' ? parsed.event.payload.workspaceId : await this.workspaceOf(change.taskId);
     if (workspaceId === undefined) return;
     this.remember(change.taskId, workspaceId);
-    for (const listener of this.listeners.get(workspaceId) ?? []) listener(change);
+    for (const listener of this.listeners.get(workspaceId) ?? []) listener({ type: 'task', ...change });
+  }
+
+  private forwardNotice(logicalSubject: string, data: unknown): void {
+    if (!logicalSubject.startsWith(NOTICE_SUBJECT_PREFIX)) return;
+    const listeners = this.listeners.get(logicalSubject.slice(NOTICE_SUBJECT_PREFIX.length));
+    if (!listeners) return;
+    const notice = workspaceNoticeSchema.parse(data);
+    for (const listener of listeners) listener({ type: 'workspace', ...notice });
   }
 
   private async workspaceOf(taskId: string): Promise<string | undefined> {

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { WorkspaceNoticesModule } from '../live/workspace-notices.publisher';
+import { ChatReplyConsumer } from './chat-reply.consumer';
+import { ChatReplyWriter } from './chat-reply.writer';
+
+/** A finished chat task answers in its session as an `agent` message. No routes. */
+@Module({
+  imports: [WorkspaceNoticesModule],
+  providers: [ChatReplyWriter, ChatReplyConsumer],
+})
+export class ChatRepliesModule {}
