@@ -104,6 +104,11 @@ export class GatewayTestKit {
     return { id: created.body.workspace.id, token: created.body.token.token };
   }
 
+  /** Rows of a workspace-scoped table, to prove a refused request wrote nothing. */
+  async countRows(table: string, workspaceId: string): Promise<number> {
+    return Number((await this.query<{ count: string }>(`select count(*) as count from ${table} where workspace_id = $1`, [workspaceId]))[0]!.count);
+  }
+
   async query<Row extends Record<string, unknown>>(sql: string, parameters: unknown[] = []): Promise<Row[]> {
     return (await this.database.query<Row>(sql, parameters)).rows;
   }

@@ -1,8 +1,6 @@
 import type { CommandOf } from '@switchyard/contracts';
 import { GatewayTestKit, pluck, type TestWorkspace } from '../gateway-test.spec-helper';
-import { FakeQueue } from '../tasks/fake-queue.spec-helper';
-
-const UNAVAILABLE = { ok: false as const, error: { code: 'unavailable' as const, message: 'queue is restarting', retryable: true } };
+import { FakeQueue, QUEUE_UNAVAILABLE_REPLY as UNAVAILABLE } from '../tasks/fake-queue.spec-helper';
 
 describe('autopilots: definitions, manual runs and the webhook (real NATS + Postgres, a fake queue responder)', () => {
   let kit: GatewayTestKit;
@@ -14,8 +12,7 @@ describe('autopilots: definitions, manual runs and the webhook (real NATS + Post
 
   const sentFor = (autopilotId: unknown): Array<CommandOf<'task.enqueue'>> =>
     queue.enqueued.filter((command) => command.payload.source.kind === 'autopilot' && command.payload.source.autopilotId === autopilotId);
-  const countRows = async (table: string, workspaceId: string): Promise<number> =>
-    Number((await kit.query<{ count: string }>(`select count(*) as count from ${table} where workspace_id = $1`, [workspaceId]))[0]!.count);
+  const countRows = (table: string, workspaceId: string): Promise<number> => kit.countRows(table, workspaceId);
   const webhook = (id: string, body: unknown, headers: Record<string, string>) => kit.request('POST', `/api/autopilots/${id}/webhook`, { body, headers });
 
   beforeAll(async () => {

@@ -1,8 +1,6 @@
 import type { CommandOf } from '@switchyard/contracts';
 import { GatewayTestKit, pluck, type TestWorkspace } from '../gateway-test.spec-helper';
-import { FakeQueue } from '../tasks/fake-queue.spec-helper';
-
-const UNAVAILABLE = { ok: false as const, error: { code: 'unavailable' as const, message: 'queue is restarting', retryable: true } };
+import { FakeQueue, QUEUE_UNAVAILABLE_REPLY as UNAVAILABLE } from '../tasks/fake-queue.spec-helper';
 
 describe('issues, comments and their triggers (real NATS + Postgres, a fake queue responder)', () => {
   let kit: GatewayTestKit;
@@ -16,8 +14,7 @@ describe('issues, comments and their triggers (real NATS + Postgres, a fake queu
 
   const sentFor = (issueId: unknown): Array<CommandOf<'task.enqueue'>> =>
     queue.enqueued.filter((command) => command.payload.source.kind === 'issue' && command.payload.source.issueId === issueId);
-  const countRows = async (table: string, workspaceId: string): Promise<number> =>
-    Number((await kit.query<{ count: string }>(`select count(*) as count from ${table} where workspace_id = $1`, [workspaceId]))[0]!.count);
+  const countRows = (table: string, workspaceId: string): Promise<number> => kit.countRows(table, workspaceId);
 
   beforeAll(async () => {
     kit = await GatewayTestKit.start({ GATEWAY_QUEUE_TIMEOUT_MS: '1000' });

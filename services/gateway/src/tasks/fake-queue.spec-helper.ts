@@ -16,6 +16,9 @@ import type { GatewayTestKit } from '../gateway-test.spec-helper';
  * answers `task.enqueue` and `task.cancel` in the `queue` group and writes what the queue would
  * (the `agent_task_queue` row and the task's events), so the gateway's reads see the result.
  */
+/** The queue's answer while it restarts: what a fake queue replies to test the gateway's 503 path. */
+export const QUEUE_UNAVAILABLE_REPLY = { ok: false as const, error: { code: 'unavailable' as const, message: 'queue is restarting', retryable: true } };
+
 export class FakeQueue {
   readonly enqueued: Array<CommandOf<'task.enqueue'>> = [];
   readonly cancels: Array<CommandOf<'task.cancel'>> = [];
