@@ -53,6 +53,37 @@ describe('agent session', () => {
     expect(outcome.error).toBeUndefined();
   });
 
+  describe('a resume refused in prose (resumeRejectedPattern)', () => {
+    const refusal: FakeCliStep[] = [{ stderr: 'No saved session found with ID abc\n' }, { printRaw: 'Error: Session not found\n' }, { exit: 1 }];
+    const startResume = (resumeSessionId: string | undefined, pattern: RegExp): AgentSession => {
+      const launch = fakeCliRun(refusal);
+      return createAgentSession({
+        run: { cwd: launch.cwd, env: {}, executable: launch.executable, launchArgs: launch.launchArgs, ...(resumeSessionId ? { resumeSessionId } : {}) },
+        adapterArgs: launch.adapterArgs,
+        createTranslator: passThroughTranslator,
+        resumeRejectedPattern: pattern,
+      });
+    };
+
+    it('counts stderr matching the pattern as a rejected resume when a resume was asked', async () => {
+      const session = startResume('abc', /No saved session found/);
+      await collect(session);
+      expect(await session.result).toMatchObject({ status: 'failed', resumeRejected: true, error: { code: 'resume_rejected' } });
+    });
+
+    it('also reads plain-text stdout lines', async () => {
+      const session = startResume('abc', /Session not found/);
+      await collect(session);
+      expect(await session.result).toMatchObject({ status: 'failed', resumeRejected: true });
+    });
+
+    it('ignores the pattern when no resume was asked', async () => {
+      const session = startResume(undefined, /Session not found/);
+      await collect(session);
+      expect(await session.result).toMatchObject({ status: 'failed', resumeRejected: false, error: { code: 'cli_exited_nonzero' } });
+    });
+  });
+
   it('places profile launch arguments before the adapter arguments', async () => {
     const launch = fakeCliRun([{ printArgs: true }, result('')]);
     const session = createAgentSession({

@@ -17,6 +17,8 @@ export const DEFAULT_AGENT_RUN_TIMEOUTS: Required<AgentRunTimeouts> = {
 };
 
 const PREVIEW_CHARACTERS = 200;
+/** Unreadable stdout lines kept for `resumeRejectedPattern`: CLIs print the refusal once, early. */
+const KEPT_UNREADABLE_LINES = 20;
 
 /** What a protocol may do with the running CLI besides reading it. */
 export type AgentProcessInput = Pick<AgentProcess, 'writeStdin' | 'endStdin'>;
@@ -42,6 +44,11 @@ export interface CreateAgentSessionOptions {
   readonly stderrTail?: StderrTailOptions;
   readonly messageHighWaterMark?: number;
   readonly clock?: WatchdogClock;
+  /**
+   * For CLIs that refuse a resume only in prose (stderr, or a plain-text stdout line) and exit:
+   * when a resume was asked and this matches, the run counts as a rejected resume.
+   */
+  readonly resumeRejectedPattern?: RegExp;
 }
 
 const preview = (text: string): string => (text.length > PREVIEW_CHARACTERS ? `${text.slice(0, PREVIEW_CHARACTERS)}…` : text);
@@ -62,6 +69,7 @@ export function createAgentSession(options: CreateAgentSessionOptions): AgentSes
   let toolRan = false;
   let endedBy: RunFacts['endedBy'];
   let finished = false;
+  const unreadableLines: string[] = [];
 
   const queue = createAgentMessageQueue({
     ...(options.messageHighWaterMark !== undefined ? { highWaterMark: options.messageHighWaterMark } : {}),
@@ -111,6 +119,7 @@ export function createAgentSession(options: CreateAgentSessionOptions): AgentSes
     },
     reportMalformed(reason: string, line: string): void {
       diagnostics.malformedLines += 1;
+      if (unreadableLines.length < KEPT_UNREADABLE_LINES) unreadableLines.push(line);
       queue.push({ type: 'log', level: 'warn', text: `unreadable CLI output (${reason}): ${preview(line)}` });
     },
   };
@@ -184,6 +193,8 @@ export function createAgentSession(options: CreateAgentSessionOptions): AgentSes
     watchdog.stop();
     options.run.signal?.removeEventListener('abort', onAbort);
     queue.close();
+    const pattern = options.resumeRejectedPattern;
+    if (pattern && options.run.resumeSessionId && [exit.stderrTail, ...unreadableLines].some((text) => pattern.test(text))) resumeRejected = true;
     const facts: RunFacts = {
       ...(sessionId !== undefined ? { sessionId } : {}),
       usageByModel,
