@@ -9,6 +9,9 @@ function sampleEvent(type: EventType): Record<string, unknown> {
   return { ...createEvent({ type, payload: EVENT_PAYLOAD_SAMPLES[type], occurredAt: SAMPLE_OCCURRED_AT }) };
 }
 
+/** Fields added to a payload later, with a default so events published before them still parse. */
+const DEFAULTED_FIELDS: Partial<Record<EventType, readonly string[]>> = { 'runtime.registered': ['models'] };
+
 function expectViolation(input: unknown, code: ContractViolation['code']): ContractViolation {
   const result = parseEvent(input);
   if (result.ok) throw new Error(`expected ${code}, but it parsed`);
@@ -64,9 +67,9 @@ describe('event catalog', () => {
       if (result.ok) expect(result.event.type).toBe(type);
     });
 
-    it('rejects a payload missing any one field with invalid_payload', () => {
+    it('rejects a payload missing any one required field with invalid_payload', () => {
       const event = sampleEvent(type);
-      for (const field of Object.keys(EVENT_PAYLOAD_SAMPLES[type])) {
+      for (const field of Object.keys(EVENT_PAYLOAD_SAMPLES[type]).filter((name) => !DEFAULTED_FIELDS[type]?.includes(name))) {
         const payload: Record<string, unknown> = { ...EVENT_PAYLOAD_SAMPLES[type] };
         delete payload[field];
         const error = expectViolation({ ...event, payload }, 'invalid_payload');
@@ -117,6 +120,22 @@ describe('event catalog', () => {
       const message = sampleEvent('task.message');
       const payload = { ...EVENT_PAYLOAD_SAMPLES['task.message'], message: { type: 'text', text: 'hi', stopReason: 'end' } };
       expectViolation({ ...message, payload }, 'invalid_payload');
+    });
+
+    it('reads a runtime.registered published before model discovery as listing no model', () => {
+      const { models, ...earlier } = EVENT_PAYLOAD_SAMPLES['runtime.registered'];
+      expect(models.length).toBeGreaterThan(0);
+      const registered = sampleEvent('runtime.registered');
+      const result = parseEvent({ ...registered, payload: earlier });
+      expect(result).toEqual({ ok: true, event: { ...registered, payload: { ...earlier, models: [] } } });
+    });
+
+    it('rejects a runtime.registered with an empty model id or too many models', () => {
+      const registered = sampleEvent('runtime.registered');
+      const sample = EVENT_PAYLOAD_SAMPLES['runtime.registered'];
+      expectViolation({ ...registered, payload: { ...sample, models: ['a/one', ''] } }, 'invalid_payload');
+      expectViolation({ ...registered, payload: { ...sample, models: ['x'.repeat(201)] } }, 'invalid_payload');
+      expectViolation({ ...registered, payload: { ...sample, models: Array.from({ length: 501 }, (_, index) => `p/m-${index}`) } }, 'invalid_payload');
     });
 
     it('parseEventOrThrow throws the ContractViolation', () => {

@@ -93,6 +93,7 @@ export const EVENT_PAYLOAD_SAMPLES: { [TType in EventType]: PayloadOf<TType> } =
     commandName: 'claude',
     profileId: null,
     capacity: 20,
+    models: ['anthropic/claude-sonnet-4-5', 'anthropic/claude-opus-4-1'],
   },
   'runtime.heartbeat': { daemonId: SAMPLE_IDS.daemonId, runtimeId: SAMPLE_IDS.runtimeId, activeTaskIds: [taskId], freeSlots: 19 },
   'runtime.offline': {

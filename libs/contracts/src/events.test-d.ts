@@ -27,6 +27,8 @@ export type EventPayloadTypeTests = [
   Expect<Equal<Payload<typeof outcome.taskCancelledPayloadSchema>, outcome.TaskCancelledPayload>>,
   Expect<Equal<Payload<typeof outcome.taskTimedOutPayloadSchema>, outcome.TaskTimedOutPayload>>,
   Expect<Equal<Payload<typeof runtime.runtimeRegisteredPayloadSchema>, runtime.RuntimeRegisteredPayload>>,
+  // Producers may still leave `models` out; consumers always read a list.
+  Expect<Equal<z.input<typeof runtime.runtimeRegisteredPayloadSchema>, Omit<runtime.RuntimeRegisteredPayload, 'models'> & { models?: string[] | undefined }>>,
   Expect<Equal<Payload<typeof runtime.runtimeHeartbeatPayloadSchema>, runtime.RuntimeHeartbeatPayload>>,
   Expect<Equal<Payload<typeof runtime.runtimeOfflinePayloadSchema>, runtime.RuntimeOfflinePayload>>,
   Expect<Equal<Payload<typeof session.sessionPinnedPayloadSchema>, session.SessionPinnedPayload>>,

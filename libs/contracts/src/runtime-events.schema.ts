@@ -34,6 +34,8 @@ export interface RuntimeRegisteredPayload {
   profileId: string | null;
   /** Task slots the daemon offers to this runtime. */
   capacity: number;
+  /** Model ids the CLI listed when asked (`opencode models`), in its order; empty when it cannot say. */
+  models: string[];
 }
 export const runtimeRegisteredPayloadSchema = z.object({
   daemonId: identifierSchema,
@@ -46,6 +48,8 @@ export const runtimeRegisteredPayloadSchema = z.object({
   commandName: z.string().min(1),
   profileId: identifierSchema.nullable(),
   capacity: positiveIntegerSchema,
+  // Optional on the wire: registrations published before model discovery still parse, with none.
+  models: z.array(z.string().min(1).max(200)).max(500).default([]),
 });
 export const RUNTIME_REGISTERED = defineEvent({
   type: 'runtime.registered',

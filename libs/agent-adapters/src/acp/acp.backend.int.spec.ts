@@ -23,12 +23,13 @@ interface SeenByAgent {
 
 async function runFakeAgent(
   scenario: FakeAgentScenario,
-  options: { resumeSessionId?: string; permissionPolicy?: AcpPermissionPolicy } = {},
+  options: { resumeSessionId?: string; permissionPolicy?: AcpPermissionPolicy; resumeMethod?: 'session/resume' | 'session/load' } = {},
 ): Promise<{ messages: AgentMessage[]; result: AgentRunResult; seen: SeenByAgent | undefined }> {
   const backend = createAcpBackend({
     adapterArgs: [JSON.stringify(scenario)],
     resumeQuietMs: 20,
     ...(options.permissionPolicy ? { permissionPolicy: options.permissionPolicy } : {}),
+    ...(options.resumeMethod ? { resumeMethod: options.resumeMethod } : {}),
   });
   const session = await backend.execute('hello', {
     cwd: tmpdir(),
@@ -62,6 +63,15 @@ describe('ACP backend over the SDK client (scripted agent)', () => {
     const { result, seen } = await runFakeAgent({ askUnknown: true });
     expect(seen?.unknownRequest?.error?.code).toBe(-32601);
     expect(result.status).toBe('completed');
+  });
+
+  it('uses the resume method an identity documents, whatever the agent advertises', async () => {
+    const loaded = await runFakeAgent({ advertiseResume: true }, { resumeSessionId: 'fake-session-1', resumeMethod: 'session/load' });
+    const resumed = await runFakeAgent({}, { resumeSessionId: 'fake-session-1', resumeMethod: 'session/resume' });
+
+    expect(loaded.seen?.resumedWith).toBe('session/load');
+    expect(resumed.seen?.resumedWith).toBe('session/resume');
+    expect(resumed.result).toMatchObject({ status: 'completed', sessionId: 'fake-session-1', resumeRejected: false });
   });
 
   it('resumes with session/resume when the agent advertises it, else with session/load', async () => {

@@ -34,6 +34,11 @@ export interface AcpBackendOptions {
   /** How long `cancel` waits for the agent to end the turn after session/cancel before killing. */
   readonly cancelGraceMs?: number;
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /**
+   * The method that reopens a session, when the agent documents one; without it, `session/resume`
+   * if the agent advertises it at initialize, else `session/load`.
+   */
+  readonly resumeMethod?: 'session/resume' | 'session/load';
   /** Runs before the process of a resumed run is spawned (an agent's own resume workaround). */
   readonly beforeResume?: (input: { readonly sessionId: string; readonly run: BackendExecuteOptions }) => Promise<unknown>;
 }
@@ -123,7 +128,8 @@ export function createAcpBackend(backendOptions: AcpBackendOptions): Backend {
         const sessionParams: NewSessionRequest = { cwd: options.cwd, mcpServers: [] };
         if (!options.resumeSessionId) return (await agent.request(methods.agent.session.new, sessionParams)).sessionId;
         const resumeParams = { sessionId: options.resumeSessionId, ...sessionParams };
-        if (initialized.agentCapabilities?.sessionCapabilities?.resume) await agent.request(methods.agent.session.resume, resumeParams);
+        const useResume = settings.resumeMethod ? settings.resumeMethod === 'session/resume' : Boolean(initialized.agentCapabilities?.sessionCapabilities?.resume);
+        if (useResume) await agent.request(methods.agent.session.resume, resumeParams);
         else await agent.request(methods.agent.session.load, resumeParams);
         await waitForQuiet();
         return options.resumeSessionId;

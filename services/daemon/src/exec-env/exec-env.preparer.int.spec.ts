@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sampleAgentSnapshot } from '@switchyard/testing';
-import { CONTEXT_BLOCK_BEGIN } from './context-file.writer';
+import { CONTEXT_BLOCK_BEGIN, renderContextBody } from './context-file.writer';
 import { createTemporaryDirectory, sampleClaimedTask } from './exec-env.spec-helper';
 import { prepareExecEnv, type PrepareExecEnvOptions } from './exec-env.preparer';
 import type { SkillContent } from './skills.installer';
@@ -81,6 +81,15 @@ describe('prepareExecEnv', () => {
     const first = await prepareExecEnv(options);
     const second = await prepareExecEnv({ ...options, task: { ...options.task, forceFreshSession: true }, priorWorkDirectory: first.workDirectory });
     expect(second).toMatchObject({ reused: false, reason: 'no_prior_work_directory' });
+  });
+
+  it('hands the runtime brief over inline only to CLIs that read no context file', async () => {
+    const kimi = await prepareExecEnv({ ...options, protocolFamily: 'acp', runtimeIdentity: 'kimi' });
+    expect(kimi.inlineRuntimeBrief).toContain('# Agent instructions');
+    expect(kimi.inlineRuntimeBrief).toBe(renderContextBody(options.task));
+
+    const claude = await prepareExecEnv(options);
+    expect(claude.inlineRuntimeBrief).toBeNull();
   });
 
   it('uses native forms for other CLIs: Gemini over ACP, Codex, OpenCode', async () => {

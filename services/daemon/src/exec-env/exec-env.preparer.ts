@@ -6,6 +6,7 @@ import { parseNeutralMcpConfig } from './mcp-config.schema';
 import { ensureDirectoryInside } from './safe-path.guard';
 import { installSkills, type SkillContentProvider, type SkillsInstallResult } from './skills.installer';
 import { prepareWorkDirectory, SWITCHYARD_FOLDER, type WorkDirectoryMarker, type WorkDirectoryReason } from './work-directory.preparer';
+import { runtimeLayoutFor } from './runtime-target.catalog';
 
 export interface PrepareExecEnvOptions {
   /** Absolute workspaces root. */
@@ -38,6 +39,8 @@ export interface PreparedExecEnv {
   environment: Record<string, string>;
   rejectedEnvironmentKeys: RejectedEnvironmentKey[];
   contextFile: ContextFileResult;
+  /** The runtime brief to put in front of the prompt, for CLIs that read no context file; else null. */
+  inlineRuntimeBrief: string | null;
   skills: SkillsInstallResult;
   mcp: McpArtefacts;
 }
@@ -65,7 +68,8 @@ export async function prepareExecEnv(options: PrepareExecEnvOptions): Promise<Pr
   const directory = workDirectory.path;
   const temporaryDirectory = await ensureDirectoryInside({ root: directory, segments: [SWITCHYARD_FOLDER, TASK_TEMPORARY_FOLDER] });
 
-  const contextFile = await writeContextFile({ workDirectory: directory, target, body: renderContextBody(task) });
+  const runtimeBrief = renderContextBody(task);
+  const contextFile = await writeContextFile({ workDirectory: directory, target, body: runtimeBrief });
   const skills = await installSkills({ workDirectory: directory, target, skillNames: task.agent.skills, provideSkill: options.provideSkill });
   const mcp = await deliverMcpConfig({ workDirectory: directory, target, servers });
 
@@ -87,6 +91,7 @@ export async function prepareExecEnv(options: PrepareExecEnvOptions): Promise<Pr
     environment,
     rejectedEnvironmentKeys: rejectedKeys,
     contextFile,
+    inlineRuntimeBrief: runtimeLayoutFor(target).inlineRuntimeBrief ? runtimeBrief : null,
     skills,
     mcp,
   };

@@ -1,28 +1,59 @@
 import { createAcpBackend, createClaudeStreamJsonBackend, createCodexAppServerBackend, createGeminiAcpBackend, type Backend } from '@switchyard/agent-adapters';
-import type { ProtocolFamily } from '@switchyard/contracts';
+import { RUNTIME_IDENTITY_CATALOG, type ProtocolFamily, type RuntimeIdentityDescriptor } from '@switchyard/contracts';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 
+/** Builds the backend for one detected runtime; the detected version lets an adapter pick version-gated flags. */
+type BackendFactory = (runtime: DetectedRuntime) => Backend;
+
+/** ACP agents differ only in launch arguments and documented resume method: one shared client. */
+const acpIdentityBackend =
+  (descriptor: RuntimeIdentityDescriptor): BackendFactory =>
+  () =>
+    createAcpBackend({
+      adapterArgs: descriptor.launchArgs,
+      ...(descriptor.provider ? { provider: descriptor.provider } : {}),
+      ...(descriptor.acpResumeMethod ? { resumeMethod: descriptor.acpResumeMethod } : {}),
+    });
+
+/** Identities whose CLI has its own backend (its flags, its version-specific workarounds). */
+const IDENTITY_BACKENDS: Readonly<Record<string, BackendFactory>> = {
+  'claude-code': () => createClaudeStreamJsonBackend(),
+  codex: () => createCodexAppServerBackend(),
+  'gemini-cli': () => createGeminiAcpBackend(),
+};
+
 /**
- * Which adapter drives a runtime. Built-in identities get their CLI's own backend (with its
- * version-specific workarounds); a profile's custom command gets the plain family backend, so a
- * workaround for one official CLI never applies to it, and its own fixed args say how to start it.
+ * The plain backend of each family, for a profile's custom command: no workaround keyed to an
+ * official CLI's version ever applies to it, and its own fixed args say how to start it.
  */
+const FAMILY_BACKENDS: Partial<Record<ProtocolFamily, BackendFactory>> = {
+  'claude-stream-json': () => createClaudeStreamJsonBackend(),
+  'codex-app-server': () => createCodexAppServerBackend(),
+  // The profile's fixed args carry the ACP subcommand (`kimi acp`, `qodercli --acp`).
+  acp: () => createAcpBackend({ adapterArgs: [] }),
+};
+
+/** Which adapter drives a runtime: a built-in identity's own backend, or a profile's family backend. */
 export class BackendCatalog {
-  private readonly builtIn = new Map<string, Backend>([
-    ['claude-code', createClaudeStreamJsonBackend()],
-    ['codex', createCodexAppServerBackend()],
-    ['gemini-cli', createGeminiAcpBackend()],
-  ]);
-  private readonly byFamily = new Map<ProtocolFamily, Backend>([
-    ['claude-stream-json', createClaudeStreamJsonBackend()],
-    ['codex-app-server', createCodexAppServerBackend()],
-    // The profile's fixed args carry the ACP subcommand (`kimi acp`, `qodercli --acp`).
-    ['acp', createAcpBackend({ adapterArgs: [] })],
-  ]);
+  private readonly byIdentity = new Map<string, BackendFactory>(
+    RUNTIME_IDENTITY_CATALOG.flatMap((descriptor): Array<[string, BackendFactory]> => {
+      const own = IDENTITY_BACKENDS[descriptor.identity] ?? (descriptor.protocolFamily === 'acp' ? acpIdentityBackend(descriptor) : undefined);
+      return own ? [[descriptor.identity, own]] : [];
+    }),
+  );
+  private readonly built = new Map<string, Backend>();
 
   backendFor(runtime: DetectedRuntime): Backend | undefined {
-    if (runtime.identity.profile) return this.byFamily.get(runtime.identity.protocolFamily);
-    return this.builtIn.get(runtime.identity.identity);
+    const factory = runtime.identity.profile ? FAMILY_BACKENDS[runtime.identity.protocolFamily] : this.byIdentity.get(runtime.identity.identity);
+    if (!factory) return undefined;
+    // One backend per runtime and version: a re-detected upgrade gets a backend for its version.
+    const key = `${runtime.runtimeId}\u0000${runtime.version}`;
+    let backend = this.built.get(key);
+    if (!backend) {
+      backend = factory(runtime);
+      this.built.set(key, backend);
+    }
+    return backend;
   }
 
   supports(runtime: DetectedRuntime): boolean {

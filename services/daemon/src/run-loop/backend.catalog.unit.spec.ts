@@ -11,6 +11,7 @@ const profile = (protocolFamily: RuntimeIdentity['protocolFamily']): RuntimeIden
   protocolFamily,
   provider: null,
   versionArgs: ['--version'],
+  modelDiscovery: null,
   profile: { profileId: 'p', fixedArgs: [] },
 });
 
@@ -19,6 +20,12 @@ describe('backend catalog', () => {
 
   it('gives each built-in CLI its own backend', () => {
     for (const name of ['claude-code', 'codex', 'gemini-cli']) expect(catalog.supports(detected(builtIn(name)))).toBe(true);
+  });
+
+  it('drives every ACP identity of the runtime catalog with the shared ACP client', () => {
+    const acpIdentities = BUILT_IN_RUNTIME_IDENTITIES.filter((identity) => identity.protocolFamily === 'acp');
+    expect(acpIdentities.map((identity) => identity.identity)).toEqual(expect.arrayContaining(['hermes', 'kimi', 'kiro', 'qoder', 'trae', 'grok', 'qwenpaw']));
+    for (const identity of acpIdentities) expect(catalog.supports(detected(identity))).toBe(true);
   });
 
   it('gives a profile the plain backend of its family, not the Gemini-specific one', () => {

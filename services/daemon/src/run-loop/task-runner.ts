@@ -64,6 +64,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
   }
 
   let environment: Record<string, string>;
+  let prompt = task.prompt;
   // Published only once the queue accepted the start: an attempt handed back before it started is
   // run again under the same task id, and its seq must then start from 0 with nothing taken.
   const preparationNotes: AgentMessage[] = [];
@@ -83,6 +84,8 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     });
     workDirectory = prepared.workDirectory;
     environment = prepared.environment;
+    // CLIs that read no context file get the same brief in front of the prompt.
+    if (prepared.inlineRuntimeBrief) prompt = `${prepared.inlineRuntimeBrief}\n\n---\n\n${task.prompt}`;
     gate = decideResumeGate({
       decision: task.resume,
       workDirectory: { reused: prepared.reused, reason: prepared.reason, detail: prepared.reasonDetail },
@@ -130,7 +133,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
   for (const note of preparationNotes) await publishMessage(note);
 
   const execute = (resume: string | undefined): Promise<AgentSession> =>
-    backend.execute(task.prompt, {
+    backend.execute(prompt, {
       cwd: workDirectory,
       env: environment,
       executable: runtime.executablePath,

@@ -32,10 +32,13 @@ describe('runtime detection', () => {
     expect(report.detected.map((runtime) => [runtime.runtimeId, runtime.version, runtime.executablePath])).toEqual([
       ['daemon-7-claude-code', '2.1.197', path.join(bin, 'claude')],
     ]);
-    expect(report.missing.map((missing) => [missing.identity, missing.reason])).toEqual([
+    const unusable = report.missing.filter((missing) => missing.reason !== 'not_on_path');
+    expect(unusable.map((missing) => [missing.identity, missing.reason])).toEqual([
       ['codex', 'version_probe_timed_out'],
       ['gemini-cli', 'version_probe_failed'],
     ]);
+    // Every other built-in identity is reported too, as absent.
+    expect(report.missing.length + report.detected.length).toBe(BUILT_IN_RUNTIME_IDENTITIES.length);
     expect(report.missing.find((missing) => missing.identity === 'gemini-cli')?.detail).toContain('boom');
   });
 
@@ -43,11 +46,11 @@ describe('runtime detection', () => {
     await fakeCli(bin, 'codex', 'echo "codex, version unknown"');
     const report = await detectRuntimes({ daemonId: 'daemon-7', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, probeTimeoutMs: 2_000 });
     expect(report.detected).toEqual([]);
-    expect(report.missing.map((missing) => [missing.identity, missing.reason])).toEqual([
-      ['claude-code', 'not_on_path'],
-      ['codex', 'version_unreadable'],
-      ['gemini-cli', 'not_on_path'],
-    ]);
+    const reasons = new Map(report.missing.map((missing) => [missing.identity, missing.reason]));
+    expect(reasons.get('codex')).toBe('version_unreadable');
+    expect(reasons.get('claude-code')).toBe('not_on_path');
+    expect(reasons.get('gemini-cli')).toBe('not_on_path');
+    expect([...reasons.values()].filter((reason) => reason !== 'not_on_path')).toEqual(['version_unreadable']);
   });
 
   it('probes with only the environment it is given, never the daemon own', async () => {

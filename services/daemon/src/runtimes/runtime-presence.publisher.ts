@@ -22,6 +22,7 @@ export class RuntimePresencePublisher {
       commandName: runtime.identity.commandName,
       profileId: runtime.identity.profile?.profileId ?? null,
       capacity,
+      models: [...runtime.models],
     });
   }
 

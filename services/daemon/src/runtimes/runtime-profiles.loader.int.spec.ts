@@ -30,6 +30,7 @@ describe('runtime profiles file', () => {
       protocolFamily: 'acp',
       provider: null,
       versionArgs: ['--version'],
+      modelDiscovery: null,
       profile: { profileId: 'kimi', fixedArgs: ['acp'] },
     });
   });

@@ -53,6 +53,8 @@ export function identityOfProfile(profile: RuntimeProfile): RuntimeIdentity {
     protocolFamily: profile.protocolFamily,
     provider: null,
     versionArgs: ['--version'],
+    // A custom command's model list is unknown: nothing is run to discover it.
+    modelDiscovery: null,
     profile: { profileId: profile.profileId, fixedArgs: profile.fixedArgs },
   };
 }

@@ -75,18 +75,32 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
       home: path.resolve(this.config.SWITCHYARD_HOME, 'probe-home'),
       probeTimeoutMs: this.config.DAEMON_VERSION_PROBE_TIMEOUT_MS,
     });
-    const next = new Map(report.detected.map((runtime) => [runtime.runtimeId, runtime]));
-    for (const runtime of report.detected) {
-      const before = this.runtimes.get(runtime.runtimeId);
-      if (before?.version === runtime.version && before.executablePath === runtime.executablePath) continue;
+    const unanswered = new Set(report.modelDiscovery.filter((note) => note.outcome === 'failed' || note.outcome === 'timed_out').map((note) => note.runtimeId));
+    const next = new Map<string, DetectedRuntime>();
+    for (const detected of report.detected) {
+      const before = this.runtimes.get(detected.runtimeId);
+      const unchanged = before?.version === detected.version && before.executablePath === detected.executablePath;
+      // A CLI that once listed its models and now fails to answer keeps its list: one slow answer
+      // must not flip the runtime's models to none and back.
+      const runtime = unchanged && unanswered.has(detected.runtimeId) ? { ...detected, models: before.models } : detected;
+      next.set(runtime.runtimeId, runtime);
+      if (unchanged && sameModels(before.models, runtime.models)) continue;
       await this.publisher.registered(runtime, this.config.DAEMON_MAX_SLOTS);
-      this.logger.info({ event: 'runtime_registered', runtimeId: runtime.runtimeId, version: runtime.version, path: runtime.executablePath }, `runtime ${runtime.runtimeId} registered`);
+      this.logger.info(
+        { event: 'runtime_registered', runtimeId: runtime.runtimeId, version: runtime.version, path: runtime.executablePath, models: runtime.models.length },
+        `runtime ${runtime.runtimeId} registered`,
+      );
     }
     for (const [runtimeId, runtime] of this.runtimes) {
       if (!next.has(runtimeId)) await this.publisher.offline(runtime, 'not_detected');
     }
     for (const missing of report.missing) {
       if (missing.reason !== 'not_on_path') this.logger.warn({ event: 'runtime_not_detected', ...missing }, `${missing.identity} not usable: ${missing.detail}`);
+    }
+    for (const note of report.modelDiscovery) {
+      const fields = { event: 'runtime_model_discovery', ...note };
+      if (note.outcome === 'failed' || note.outcome === 'timed_out') this.logger.warn(fields, `models of ${note.runtimeId} not discovered: ${note.detail}`);
+      else this.logger.debug(fields, `models of ${note.runtimeId}: ${note.detail}`);
     }
     this.runtimes = next;
   }
@@ -103,4 +117,8 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
     const state = { activeTaskIds: this.slots.activeTaskIds(), freeSlots: this.slots.freeSlots };
     await Promise.all(this.current().map((runtime) => this.publisher.heartbeat(runtime, state)));
   }
+}
+
+function sameModels(left: readonly string[], right: readonly string[]): boolean {
+  return left.length === right.length && left.every((model, index) => model === right[index]);
 }

@@ -31,15 +31,3 @@ export const runtimeListSchema = z.object({ runtimes: z.array(runtimeViewSchema)
 export const runtimeListQuerySchema = z.strictObject({
   status: z.enum(RUNTIME_STATUSES).optional().describe('Only runtimes in this status'),
 });
-
-export const protocolFamilyViewSchema = z.object({
-  family: z.enum(PROTOCOL_FAMILIES),
-  displayName: z.string(),
-  runtimes: z.array(z.string()),
-  adapter: z.enum(['available', 'planned']),
-  resume: z.string(),
-  cancel: z.string(),
-  usage: z.string(),
-});
-export const protocolFamilyListSchema = z.object({ families: z.array(protocolFamilyViewSchema) });
-export type ProtocolFamilyView = z.infer<typeof protocolFamilyViewSchema>;

@@ -7,14 +7,8 @@ import { notFound } from '../http/api-error';
 import { ApiErrorResponses, ApiJsonResponse, ApiQueryFrom, ApiTokenAuth } from '../http/openapi';
 import { parseInput } from '../http/parse-input';
 import { PROTOCOL_FAMILY_CATALOG } from './protocol-family.catalog';
-import {
-  protocolFamilyListSchema,
-  runtimeListQuerySchema,
-  runtimeListSchema,
-  runtimeViewSchema,
-  type ProtocolFamilyView,
-  type RuntimeView,
-} from './runtime.schemas';
+import { protocolFamilyListSchema, type ProtocolFamilyView } from './protocol-family.schemas';
+import { runtimeListQuerySchema, runtimeListSchema, runtimeViewSchema, type RuntimeView } from './runtime.schemas';
 import { RuntimeViewRepository } from './runtime-view.repository';
 
 @ApiTags('runtimes')
