@@ -10,6 +10,7 @@ import type * as runtime from './runtime-events.schema';
 import type * as session from './session-events.schema';
 
 type Payload<TSchema extends z.ZodType> = z.infer<TSchema>;
+type Flat<TObject> = { [TKey in keyof TObject]: TObject[TKey] };
 type Envelope<TType extends EventType> = z.infer<EventCatalog[TType]['envelope']>;
 
 export type EventPayloadTypeTests = [
@@ -28,7 +29,7 @@ export type EventPayloadTypeTests = [
   Expect<Equal<Payload<typeof outcome.taskTimedOutPayloadSchema>, outcome.TaskTimedOutPayload>>,
   Expect<Equal<Payload<typeof runtime.runtimeRegisteredPayloadSchema>, runtime.RuntimeRegisteredPayload>>,
   // Producers may still leave `models` out; consumers always read a list.
-  Expect<Equal<z.input<typeof runtime.runtimeRegisteredPayloadSchema>, Omit<runtime.RuntimeRegisteredPayload, 'models'> & { models?: string[] | undefined }>>,
+  Expect<Equal<z.input<typeof runtime.runtimeRegisteredPayloadSchema>, Flat<Omit<runtime.RuntimeRegisteredPayload, 'models'> & { models?: string[] | undefined }>>>,
   Expect<Equal<Payload<typeof runtime.runtimeHeartbeatPayloadSchema>, runtime.RuntimeHeartbeatPayload>>,
   Expect<Equal<Payload<typeof runtime.runtimeOfflinePayloadSchema>, runtime.RuntimeOfflinePayload>>,
   Expect<Equal<Payload<typeof session.sessionPinnedPayloadSchema>, session.SessionPinnedPayload>>,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -21,11 +21,15 @@ export function startServiceChild(options: { readonly entry: string; readonly en
       reject(new Error(`${options.entry} did not start within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
     const lastLines: string[] = [];
+    // For debugging a suite: SWITCHYARD_CHILD_LOG_DIR keeps every child's log lines in a file.
+    const logDirectory = process.env['SWITCHYARD_CHILD_LOG_DIR'];
+    const logFile = logDirectory ? path.join(logDirectory, `${options.entry.replaceAll(/[/.]/g, '_')}-${String(child.pid)}.log`) : undefined;
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${options.entry} exited with ${code} before listening:\n${lastLines.join('\n')}`));
     });
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (logFile) appendFileSync(logFile, `${line}\n`);
       lastLines.push(line.slice(0, 2_000));
       if (lastLines.length > 5) lastLines.shift();
       const parsed = safeParse(line);

@@ -9,7 +9,7 @@ const DAEMON_ID = 'daemon-e2e';
 
 /**
  * End to end, every part real: the queue and the daemon as built processes, real NATS and
- * Postgres, the real Claude Code, Codex and Gemini CLIs against the mock model. A task enqueued over NATS is claimed
+ * Postgres, the real Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode, Pi and Copilot CLIs against the mock model. A task enqueued over NATS is claimed
  * on the queue's nudge, runs, and its timeline lands on JetStream in seq order.
  */
 describe('enqueue → queue → daemon → real agent CLIs → timeline on JetStream', () => {
@@ -28,6 +28,10 @@ describe('enqueue → queue → daemon → real agent CLIs → timeline on JetSt
     { identity: 'claude-code', model: null, env: (url: string) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-mock-not-a-secret' }) },
     { identity: 'codex', model: 'mock-model', env: (url: string) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'sk-mock-not-a-secret' }) },
     { identity: 'gemini-cli', model: null, env: (url: string) => ({ GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'mock-not-a-secret' }) },
+    { identity: 'qwen-code', model: 'mock-model', env: (url: string) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'sk-mock-not-a-secret' }) },
+    { identity: 'opencode', model: 'mock-model', env: (url: string) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'sk-mock-not-a-secret' }) },
+    { identity: 'pi', model: 'mock-model', env: (url: string) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'sk-mock-not-a-secret' }) },
+    { identity: 'copilot', model: 'mock-model', env: (url: string) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'sk-mock-not-a-secret' }) },
   ] as const;
 
   it.each(RUNTIMES)('runs a task on the real $identity and streams its timeline in seq order, then completes', async ({ identity, model: agentModel, env }) => {

@@ -146,6 +146,7 @@ export class GatewayTestKit {
       commandName: 'claude',
       profileId: null,
       capacity: 20,
+      models: [],
       ...overrides,
     };
     await this.publishRuntimeEvent('runtime.registered', payload, occurredAt);

@@ -14,6 +14,8 @@ export const AGENT_RUN_ERROR_CODES = {
   toolTimeout: 'tool_timeout',
   totalTimeout: 'total_timeout',
   resumeRejected: 'resume_rejected',
+  /** The CLI speaks another version of its protocol than the adapter (DSH's versioned frames). */
+  protocolVersionUnsupported: 'protocol_version_unsupported',
   cancelled: 'cancelled',
   aborted: 'aborted',
 } as const;

@@ -49,7 +49,7 @@ export function assembleRunResult(input: { facts: RunFacts; exit: AgentProcessEx
   if (facts.result?.status === 'failed') {
     return facts.resumeRejected
       ? failure('failed', AGENT_RUN_ERROR_CODES.resumeRejected, facts.result.errorMessage ?? 'the CLI rejected the session to resume')
-      : failure('failed', AGENT_RUN_ERROR_CODES.cliReportedFailure, facts.result.errorMessage ?? 'the CLI reported a failed run');
+      : failure('failed', facts.result.errorCode ?? AGENT_RUN_ERROR_CODES.cliReportedFailure, facts.result.errorMessage ?? 'the CLI reported a failed run');
   }
   if (facts.endedBy === 'cancel') return failure('cancelled', AGENT_RUN_ERROR_CODES.cancelled, 'the run was cancelled');
   if (facts.endedBy === 'abort') return failure('aborted', AGENT_RUN_ERROR_CODES.aborted, 'the run was aborted');

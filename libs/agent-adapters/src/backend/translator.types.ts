@@ -1,4 +1,5 @@
 import type { AgentMessage, TokenUsage } from '@switchyard/contracts';
+import type { AgentRunErrorCode } from './agent-run-error.codes';
 
 /** What a translator reports when the CLI says the run is over. */
 export interface TranslatorResult {
@@ -7,6 +8,8 @@ export interface TranslatorResult {
   readonly output?: string;
   /** The CLI's own failure description, for `failed`. */
   readonly errorMessage?: string;
+  /** A more precise code than `cli_reported_failure` for `failed`, when the adapter knows one. */
+  readonly errorCode?: AgentRunErrorCode;
 }
 
 /**

@@ -4,11 +4,7 @@ import type { AgentSession, Backend, BackendExecuteOptions } from '../backend/ba
 import type { Translator } from '../backend/translator.types';
 import { answerClaudeControlRequest, type ClaudePermissionPolicy } from './claude-control.responder';
 import { createClaudeEventTranslator } from './claude-event.translator';
-
-/** One user turn on Claude's stream-json stdin. */
-function userMessageLine(text: string): string {
-  return `${JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] } })}\n`;
-}
+import { streamJsonUserLine as userMessageLine } from './stream-json-family.session';
 
 export interface ClaudeStreamJsonBackendOptions {
   /** How tool permission prompts (`control_request` `can_use_tool`) are answered. */

@@ -1,4 +1,5 @@
-// The parts of Claude Code's `--output-format stream-json` events this adapter reads (CLI 2.1.x).
+// The parts of Claude Code's `--output-format stream-json` events this adapter reads (CLI 2.1.x),
+// plus the fields its relatives add (Qwen Code 0.15, CodeBuddy, Cursor agent; see cursor-wire.types).
 // Everything else on an event is ignored; an event of an unknown type is reported, not dropped.
 
 export interface ClaudeTextBlock {
@@ -30,10 +31,17 @@ export interface ClaudeSystemEvent {
   readonly model?: string;
   readonly claude_code_version?: string;
 }
+/** Per-call usage on an `assistant` event (Anthropic field names; Qwen Code uses them too). */
+export interface ClaudeMessageUsage {
+  readonly input_tokens?: number;
+  readonly output_tokens?: number;
+  readonly cache_read_input_tokens?: number;
+  readonly cache_creation_input_tokens?: number;
+}
 export interface ClaudeAssistantEvent {
   readonly type: 'assistant';
   readonly session_id?: string;
-  readonly message: { readonly model?: string; readonly content: readonly ClaudeContentBlock[] };
+  readonly message: { readonly id?: string; readonly model?: string; readonly content: readonly ClaudeContentBlock[]; readonly usage?: ClaudeMessageUsage };
 }
 export interface ClaudeUserEvent {
   readonly type: 'user';
@@ -52,7 +60,19 @@ export interface ClaudeResultEvent {
   readonly is_error?: boolean;
   readonly result?: string;
   readonly errors?: readonly string[];
+  /** Qwen Code's failure description. */
+  readonly error?: { readonly message?: string };
   readonly modelUsage?: Readonly<Record<string, ClaudeModelUsage>>;
+  /** Without `modelUsage`: Anthropic names (Qwen Code, CodeBuddy) or camelCase ones (Cursor agent). */
+  readonly usage?: ClaudeMessageUsage & ClaudeModelUsage & { readonly cacheReadTokens?: number; readonly cacheWriteTokens?: number };
+  /** CodeBuddy may name the model on the result itself. */
+  readonly model?: string;
+}
+
+/** CodeBuddy's own diagnostic line. */
+export interface CodeBuddyLogEvent {
+  readonly type: 'log';
+  readonly log?: { readonly level?: string; readonly message?: string };
 }
 
 /** A request the CLI makes of its host (with `--permission-prompt-tool stdio`: `can_use_tool`). */

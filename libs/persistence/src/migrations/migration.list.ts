@@ -8,6 +8,7 @@ import { TaskListIndex1795989100000 } from './1795989100000-task-list-index.migr
 import { SessionResumeIndex1795989200000 } from './1795989200000-session-resume-index.migration';
 import { IssuesChat1795989300000 } from './1795989300000-issues-chat.migration';
 import { Autopilots1795989500000 } from './1795989500000-autopilots.migration';
+import { RuntimeModels1795989600000 } from './1795989600000-runtime-models.migration';
 
 /**
  * Every migration of the system, oldest first: one database schema history shared by all
@@ -23,4 +24,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   SessionResumeIndex1795989200000,
   IssuesChat1795989300000,
   Autopilots1795989500000,
+  RuntimeModels1795989600000,
 ];

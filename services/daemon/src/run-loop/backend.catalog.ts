@@ -1,4 +1,23 @@
-import { createAcpBackend, createClaudeStreamJsonBackend, createCodexAppServerBackend, createGeminiAcpBackend, type Backend } from '@switchyard/agent-adapters';
+import {
+  createAcpBackend,
+  createAntigravityBackend,
+  createClaudeStreamJsonBackend,
+  createCodeArtsBackend,
+  createCodeBuddyBackend,
+  createCodexAppServerBackend,
+  createCopilotJsonlBackend,
+  createCursorAgentBackend,
+  createDevEcoBackend,
+  createDshBackend,
+  createGeminiAcpBackend,
+  createOmpBackend,
+  createOpenClawJsonlBackend,
+  createOpenCodeBackend,
+  createPiBackend,
+  createQwenCodeBackend,
+  DEFAULT_OPENCODE_PROVIDER_ID,
+  type Backend,
+} from '@switchyard/agent-adapters';
 import { RUNTIME_IDENTITY_CATALOG, type ProtocolFamily, type RuntimeIdentityDescriptor } from '@switchyard/contracts';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 
@@ -20,17 +39,39 @@ const IDENTITY_BACKENDS: Readonly<Record<string, BackendFactory>> = {
   'claude-code': () => createClaudeStreamJsonBackend(),
   codex: () => createCodexAppServerBackend(),
   'gemini-cli': () => createGeminiAcpBackend(),
+  'qwen-code': () => createQwenCodeBackend(),
+  codebuddy: () => createCodeBuddyBackend(),
+  'cursor-agent': () => createCursorAgentBackend(),
+  // `--dir` exists from 1.2.1 (and went away in 2.x): the detected version decides.
+  opencode: (runtime) => createOpenCodeBackend({ cliVersion: runtime.version, bareModelProvider: DEFAULT_OPENCODE_PROVIDER_ID }),
+  deveco: (runtime) => createDevEcoBackend({ cliVersion: runtime.version, bareModelProvider: DEFAULT_OPENCODE_PROVIDER_ID }),
+  codearts: (runtime) => createCodeArtsBackend({ cliVersion: runtime.version, bareModelProvider: DEFAULT_OPENCODE_PROVIDER_ID }),
+  pi: () => createPiBackend(),
+  omp: () => createOmpBackend(),
+  copilot: () => createCopilotJsonlBackend(),
+  openclaw: () => createOpenClawJsonlBackend(),
+  dsh: () => createDshBackend(),
+  // Plain text before 1.1.8, stream JSON from it: the detected version decides.
+  antigravity: (runtime) => createAntigravityBackend({ cliVersion: runtime.version }),
 };
 
 /**
  * The plain backend of each family, for a profile's custom command: no workaround keyed to an
  * official CLI's version ever applies to it, and its own fixed args say how to start it.
  */
-const FAMILY_BACKENDS: Partial<Record<ProtocolFamily, BackendFactory>> = {
+const FAMILY_BACKENDS: Record<ProtocolFamily, BackendFactory> = {
   'claude-stream-json': () => createClaudeStreamJsonBackend(),
   'codex-app-server': () => createCodexAppServerBackend(),
   // The profile's fixed args carry the ACP subcommand (`kimi acp`, `qodercli --acp`).
   acp: () => createAcpBackend({ adapterArgs: [] }),
+  // Unknown version: no `--dir`, the process cwd and PWD place the run.
+  'opencode-ndjson': () => createOpenCodeBackend({ bareModelProvider: DEFAULT_OPENCODE_PROVIDER_ID }),
+  'pi-json': () => createPiBackend(),
+  'copilot-jsonl': () => createCopilotJsonlBackend(),
+  'openclaw-jsonl': () => createOpenClawJsonlBackend(),
+  'dsh-jsonl': () => createDshBackend(),
+  // A custom command's version is unknown: the oldest, plain-text form is the safe one.
+  'antigravity-json': () => createAntigravityBackend(),
 };
 
 /** Which adapter drives a runtime: a built-in identity's own backend, or a profile's family backend. */

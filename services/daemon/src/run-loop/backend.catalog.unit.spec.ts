@@ -1,8 +1,9 @@
+import { PROTOCOL_FAMILIES } from '@switchyard/contracts';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 import { BUILT_IN_RUNTIME_IDENTITIES, type RuntimeIdentity } from '../runtimes/runtime-identities';
 import { BackendCatalog } from './backend.catalog';
 
-const detected = (identity: RuntimeIdentity): DetectedRuntime => ({ runtimeId: `d-${identity.identity}`, identity, executablePath: `/bin/${identity.commandName}`, version: '1.0.0' });
+const detected = (identity: RuntimeIdentity): DetectedRuntime => ({ runtimeId: `d-${identity.identity}`, identity, executablePath: `/bin/${identity.commandName}`, version: '1.0.0', models: [] });
 const builtIn = (name: string): RuntimeIdentity => BUILT_IN_RUNTIME_IDENTITIES.find((identity) => identity.identity === name)!;
 const profile = (protocolFamily: RuntimeIdentity['protocolFamily']): RuntimeIdentity => ({
   identity: 'profile-p',
@@ -35,7 +36,14 @@ describe('backend catalog', () => {
     expect(catalog.supports(detected(profile('claude-stream-json')))).toBe(true);
   });
 
-  it('offers nothing for a family without an adapter yet, so such runtimes are never claimed for', () => {
-    expect(catalog.supports(detected(profile('dsh-jsonl')))).toBe(false);
+  it('drives every built-in identity and every family a profile may name', () => {
+    for (const identity of BUILT_IN_RUNTIME_IDENTITIES) expect([identity.identity, catalog.supports(detected(identity))]).toEqual([identity.identity, true]);
+    for (const family of PROTOCOL_FAMILIES) expect([family, catalog.supports(detected(profile(family)))]).toEqual([family, true]);
+  });
+
+  it('builds one backend per runtime and detected version', () => {
+    const opencode = detected(builtIn('opencode'));
+    expect(catalog.backendFor(opencode)).toBe(catalog.backendFor(opencode));
+    expect(catalog.backendFor({ ...opencode, version: '1.1.65' })).not.toBe(catalog.backendFor(opencode));
   });
 });

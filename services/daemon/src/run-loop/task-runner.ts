@@ -145,14 +145,35 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
       signal: dependencies.shutdown,
     });
 
-  let session = await execute(resumeSessionId);
+  // An adapter refuses some options before spawning anything (DSH takes only `provider/model` ids).
+  const failBeforeLaunch = async (error: unknown): Promise<void> => {
+    const message = `the adapter refused to start the CLI: ${error instanceof Error ? error.message : String(error)}`;
+    log.warn({ err: error }, 'the adapter refused to start the CLI');
+    await publishMessage({ type: 'error', code: 'adapter_refused_start', message });
+    await dependencies.outbox.closeTask(task.taskId);
+    await report({ reason: 'agent_error', message, sessionId: null, detail: null, durationMs: null });
+  };
+
+  let session: AgentSession;
+  try {
+    session = await execute(resumeSessionId);
+  } catch (error) {
+    await failBeforeLaunch(error);
+    return;
+  }
   let result = await followSession(session, task, dependencies, publishMessage, started.result.cancelRequested);
   if (result.resumeRejected && resumeSessionId) {
     await retireSession({ task, sessionId: resumeSessionId, reason: 'resume_rejected', message: result.error?.message ?? 'the CLI rejected the resume', dependencies });
   }
-  if (result.resumeRejected && !result.toolRan && resumeSessionId) {
+  // A CLI that refuses the session but carries on in a fresh one (DSH) has done the work: no second run.
+  if (result.resumeRejected && !result.toolRan && resumeSessionId && result.status !== 'completed') {
     await publishMessage({ type: 'status', state: 'resume_rejected', progress: 'the CLI rejected the session; starting fresh' });
-    session = await execute(undefined);
+    try {
+      session = await execute(undefined);
+    } catch (error) {
+      await failBeforeLaunch(error);
+      return;
+    }
     result = await followSession(session, task, dependencies, publishMessage, false);
   }
   // Token totals go into the timeline for every outcome, so failed and cancelled runs count too.

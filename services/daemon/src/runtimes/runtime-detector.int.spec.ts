@@ -2,13 +2,21 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { detectRuntimes, findOnPath } from './runtime-detector';
-import { BUILT_IN_RUNTIME_IDENTITIES, parseVersion } from './runtime-identities';
+import { BUILT_IN_RUNTIME_IDENTITIES, parseVersion, type RuntimeIdentity } from './runtime-identities';
 
 async function fakeCli(directory: string, name: string, script: string): Promise<void> {
   const file = path.join(directory, name);
   await writeFile(file, `#!/bin/sh\n${script}\n`);
   await chmod(file, 0o755);
 }
+
+const opencode = BUILT_IN_RUNTIME_IDENTITIES.find((identity) => identity.identity === 'opencode')!;
+
+/** An OpenCode-like identity under another command name, to probe several fake CLIs in one detection. */
+const listsModels = (commandName: string): RuntimeIdentity => ({ ...opencode, identity: commandName, commandName });
+
+/** A fake CLI that prints its version, and runs `onModels` when asked `models`. */
+const modelCli = (onModels: string): string => `case "$1" in --version) echo "1.18.33";; models) ${onModels};; *) exit 64;; esac`;
 
 describe('runtime detection', () => {
   let bin: string;
@@ -53,6 +61,12 @@ describe('runtime detection', () => {
     expect([...reasons.values()].filter((reason) => reason !== 'not_on_path')).toEqual(['version_unreadable']);
   });
 
+  it('reads a version printed on stderr (Pi does)', async () => {
+    await fakeCli(bin, 'pi', 'echo "0.73.1" >&2');
+    const report = await detectRuntimes({ daemonId: 'daemon-7', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, probeTimeoutMs: 2_000 });
+    expect(report.detected.map((runtime) => [runtime.runtimeId, runtime.version])).toEqual([['daemon-7-pi', '0.73.1']]);
+  });
+
   it('probes with only the environment it is given, never the daemon own', async () => {
     process.env['SWITCHYARD_DAEMON_SECRET_FOR_TEST'] = 'must-not-leak';
     try {
@@ -62,6 +76,52 @@ describe('runtime detection', () => {
     } finally {
       delete process.env['SWITCHYARD_DAEMON_SECRET_FOR_TEST'];
     }
+  });
+
+  it('asks a CLI that can list its models for them, with the isolated probe environment', async () => {
+    process.env['SWITCHYARD_DAEMON_SECRET_FOR_TEST'] = 'must-not-leak';
+    try {
+      await fakeCli(bin, 'opencode', modelCli('if [ -n "$SWITCHYARD_DAEMON_SECRET_FOR_TEST" ]; then exit 9; fi; printf "anthropic/claude-sonnet-4-5\\n\\n  openai/gpt-5.1-codex \\nanthropic/claude-sonnet-4-5\\nopenrouter/qwen/qwen3-coder:free\\n"'));
+      await fakeCli(bin, 'claude', 'echo "2.1.197 (Claude Code)"');
+
+      const report = await detectRuntimes({ daemonId: 'd', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, probeTimeoutMs: 2_000 });
+
+      expect(report.detected.map((runtime) => [runtime.runtimeId, runtime.models])).toEqual([
+        ['d-claude-code', []],
+        ['d-opencode', ['anthropic/claude-sonnet-4-5', 'openai/gpt-5.1-codex', 'openrouter/qwen/qwen3-coder:free']],
+      ]);
+      expect(report.modelDiscovery).toEqual([]);
+    } finally {
+      delete process.env['SWITCHYARD_DAEMON_SECRET_FOR_TEST'];
+    }
+  });
+
+  it('registers a runtime with no models when its model discovery fails, hangs, prints none or prints noise', async () => {
+    await fakeCli(bin, 'lists-fails', modelCli('echo "not logged in" >&2; exit 3'));
+    await fakeCli(bin, 'lists-hangs', modelCli('exec /bin/sleep 30'));
+    await fakeCli(bin, 'lists-nothing', modelCli('true'));
+    await fakeCli(bin, 'lists-some', modelCli('printf "Available models\\na/one\\nnot a model\\n"'));
+    const identities = ['lists-fails', 'lists-hangs', 'lists-nothing', 'lists-some'].map(listsModels);
+
+    const report = await detectRuntimes({ daemonId: 'd', identities, searchPath: bin, home, probeTimeoutMs: 1_000 });
+
+    expect(report.missing).toEqual([]);
+    expect(report.detected.map((runtime) => [runtime.runtimeId, runtime.version, runtime.models])).toEqual([
+      ['d-lists-fails', '1.18.33', []],
+      ['d-lists-hangs', '1.18.33', []],
+      ['d-lists-nothing', '1.18.33', []],
+      ['d-lists-some', '1.18.33', ['a/one']],
+    ]);
+    expect(report.modelDiscovery.map((note) => [note.runtimeId, note.outcome])).toEqual([
+      ['d-lists-fails', 'failed'],
+      ['d-lists-hangs', 'timed_out'],
+      ['d-lists-nothing', 'empty'],
+      ['d-lists-some', 'partial'],
+    ]);
+    const detailOf = (runtimeId: string): string | undefined => report.modelDiscovery.find((note) => note.runtimeId === runtimeId)?.detail;
+    expect(detailOf('d-lists-fails')).toContain('not logged in');
+    expect(detailOf('d-lists-fails')).toContain('exit 3');
+    expect(detailOf('d-lists-some')).toContain('2 lines were not model ids');
   });
 
   it('finds the first executable on PATH, skipping files that are not executable', async () => {

@@ -80,7 +80,8 @@ export async function detectRuntimes(options: ProbeOptions & { readonly daemonId
         missing.push({ identity: identity.identity, reason: 'version_probe_timed_out', detail: `no answer within ${options.probeTimeoutMs} ms` });
         return;
       }
-      const parsedVersion = probe.exitCode === 0 ? parseVersion(String(probe.stdout ?? '')) : undefined;
+      // Some CLIs (Pi) print their version on stderr.
+      const parsedVersion = probe.exitCode === 0 ? (parseVersion(String(probe.stdout ?? '')) ?? parseVersion(String(probe.stderr ?? ''))) : undefined;
       // A custom command (often a wrapper script) need not print a version; it still runs.
       const version = parsedVersion ?? (identity.profile ? UNKNOWN_VERSION : undefined);
       if (!version && probe.exitCode !== 0) {

@@ -8,7 +8,7 @@ import { daemonService } from '../daemon.service';
 
 interface RuntimeEvent {
   readonly type: string;
-  readonly payload: { readonly runtimeId: string; readonly version?: string; readonly reason?: string; readonly profileId?: string | null; readonly commandName?: string };
+  readonly payload: { readonly runtimeId: string; readonly version?: string; readonly reason?: string; readonly profileId?: string | null; readonly commandName?: string; readonly models?: string[] };
 }
 
 describe('daemon runtime registry (real NATS)', () => {
@@ -61,6 +61,39 @@ describe('daemon runtime registry (real NATS)', () => {
     const goodbyes: RuntimeEvent[] = [];
     for await (const message of offline) goodbyes.push(JSON.parse(message.string()) as RuntimeEvent);
     expect(goodbyes).toMatchObject([{ type: 'runtime.offline', payload: { runtimeId: 'daemon-registry-test-claude-code', reason: 'daemon_shutdown' } }]);
+  });
+
+  it('registers the models a CLI lists, again when they change, and keeps them when one discovery fails', async () => {
+    // Only shell builtins: the probe's PATH is the fake bin folder alone.
+    const counter = path.join(bin, 'discoveries');
+    const opencode = path.join(bin, 'opencode');
+    await writeFile(
+      opencode,
+      [
+        '#!/bin/sh',
+        'case "$1" in',
+        '  --version) echo "1.18.33";;',
+        `  models) n=0; if [ -f "${counter}" ]; then read n < "${counter}"; fi; n=$((n + 1)); echo "$n" > "${counter}"`,
+        '    case "$n" in 1) echo "a/one";; 2) echo "rate limited" >&2; exit 1;; *) printf "a/one\\nb/two\\n";; esac;;',
+        'esac',
+        '',
+      ].join('\n'),
+    );
+    await chmod(opencode, 0o755);
+    daemon = await startServiceForTest(daemonService, {
+      database: false,
+      env: { DAEMON_ID: 'daemon-models-test', DAEMON_PATH: bin, SWITCHYARD_HOME: bin, DAEMON_REDETECT_INTERVAL_MS: '100' },
+    });
+    observer = await connectMessaging({ url: testNatsUrl(), name: 'registry-observer', namespace: daemon.namespace });
+
+    const modelsRegistered = (events: RuntimeEvent[]): Array<string[] | undefined> =>
+      events.filter((event) => event.type === 'runtime.registered' && event.payload.runtimeId === 'daemon-models-test-opencode').map((event) => event.payload.models);
+    const events = await waitForEvents((all) => modelsRegistered(all).length >= 2);
+    // The failed second discovery published nothing: no registration with an empty list in between.
+    expect(modelsRegistered(events)).toEqual([['a/one'], ['a/one', 'b/two']]);
+    expect(events.filter((event) => event.type === 'runtime.registered' && event.payload.runtimeId === 'daemon-models-test-claude-code')).toMatchObject([
+      { payload: { models: [] } },
+    ]);
   });
 
   it('registers a runtime profile found on PATH, with version unknown when its command prints none', async () => {

@@ -1,95 +1,128 @@
-import type { ProtocolFamily } from '@switchyard/contracts';
+import { RUNTIME_IDENTITY_CATALOG, type ProtocolFamily, type RuntimeIdentityDescriptor } from '@switchyard/contracts';
+import type { ProtocolFamilyView, RuntimeIdentityView } from './protocol-family.schemas';
 
 /** What a client needs to know about one wire protocol family before it picks a runtime or writes a profile. */
 export interface ProtocolFamilyDescription {
   readonly displayName: string;
-  /** CLIs that speak it (each a runtime identity, or a profile's command). */
-  readonly runtimes: readonly string[];
   /** `available`: an adapter in `libs/agent-adapters` runs it today; `planned`: accepted, not yet runnable. */
   readonly adapter: 'available' | 'planned';
+  readonly launch: string;
+  readonly promptDelivery: string;
   readonly resume: string;
   readonly cancel: string;
   readonly usage: string;
 }
 
-const PROCESS_GROUP_KILL = 'The daemon ends the whole process group (TERM, then KILL after a grace period).';
+const PROCESS_GROUP_KILL = 'the daemon ends the whole process group (TERM, then KILL after a grace period)';
 
 /**
  * One entry per family of the contracts' `PROTOCOL_FAMILIES`: a `Record`, so a new family fails to
- * compile until it is described here. Facts of the available adapters come from
- * `libs/agent-adapters`; planned families say what the CLI offers, to be confirmed by their adapter.
+ * compile until it is described here. The facts are the adapters' in `libs/agent-adapters`
+ * (docs/architecture/protocol-families.md has the same table with how each is tested).
  */
 export const PROTOCOL_FAMILY_CATALOG: Readonly<Record<ProtocolFamily, ProtocolFamilyDescription>> = {
   'claude-stream-json': {
     displayName: 'Claude stream-json',
-    runtimes: ['Claude Code', 'Qwen Code', 'CodeBuddy', 'Cursor'],
     adapter: 'available',
-    resume: '`--resume <sessionId>`; a rejected resume before any tool ran is retried once fresh.',
+    launch: '`-p --input-format stream-json --output-format stream-json --verbose` plus the identity’s permission flags (`--permission-mode bypassPermissions`, Qwen Code `--yolo --auth-type openai`, Cursor `--yolo`)',
+    promptDelivery: 'One stream-json `user` line on stdin, kept open for mid-run messages and the in-band interrupt, closed after the result',
+    resume: '`--resume <sessionId>`; a refusal (an error result, or Qwen Code’s stderr) is a rejected resume, retried once fresh when no tool ran',
     cancel: `In-band \`interrupt\` control request for a turn; cancel: ${PROCESS_GROUP_KILL}`,
-    usage: 'Per model, from the final `result` event (`modelUsage`), cache reads and writes included.',
+    usage: 'Per model, from the final `result` event (`modelUsage` or `usage`), cache reads and writes included',
   },
   'codex-app-server': {
     displayName: 'Codex app-server (JSON-RPC)',
-    runtimes: ['Codex'],
     adapter: 'available',
-    resume: '`thread/resume` with the thread id as session id.',
+    launch: '`app-server` (JSON-RPC over stdio) with a throwaway `CODEX_HOME`',
+    promptDelivery: '`turn/start` input after `initialize` and `thread/start`',
+    resume: '`thread/resume` with the thread id as session id; its JSON-RPC error is a rejected resume',
     cancel: `\`turn/interrupt\` for a turn; cancel: ${PROCESS_GROUP_KILL}`,
-    usage: 'Running totals from `thread/tokenUsage/updated` notifications.',
+    usage: 'Running totals from `thread/tokenUsage/updated` notifications',
   },
   acp: {
     displayName: 'Agent Client Protocol',
-    runtimes: ['Gemini CLI', 'Hermes', 'Kimi', 'Kiro', 'Qoder', 'Grok'],
     adapter: 'available',
-    resume: '`session/resume` when the agent advertises it, otherwise `session/load`.',
-    cancel: `\`session/cancel\`, then, after a short grace, ${PROCESS_GROUP_KILL.charAt(0).toLowerCase()}${PROCESS_GROUP_KILL.slice(1)}`,
-    usage: 'Not part of ACP v1: only where the agent adds it to the prompt result’s `_meta` (Gemini CLI does).',
+    launch: 'The identity’s ACP subcommand (`gemini --acp`, `kimi acp`, `kiro-cli acp --trust-all-tools`, ...), over the official ACP SDK client',
+    promptDelivery: '`session/prompt` after `initialize` and `session/new`',
+    resume: 'The identity’s documented method (`session/resume` or `session/load`), else the one the agent advertises; an error answer is a rejected resume',
+    cancel: `\`session/cancel\`, then, after a short grace, ${PROCESS_GROUP_KILL}`,
+    usage: 'Not part of ACP v1: only where the agent adds it to the prompt result’s `_meta` (Gemini CLI does)',
   },
   'opencode-ndjson': {
     displayName: 'OpenCode NDJSON',
-    runtimes: ['OpenCode'],
-    adapter: 'planned',
-    resume: 'The CLI continues a session by id (`--session`).',
+    adapter: 'available',
+    launch: '`run --format json`; the work directory by `--dir` on versions that have it, else by the process cwd',
+    promptDelivery: 'stdin, closed after writing (DevEco: one argument)',
+    resume: '`--session <id>`; `Session not found` is a rejected resume',
     cancel: PROCESS_GROUP_KILL,
-    usage: 'Token counts reported per step in the event stream.',
+    usage: 'Summed from the token counts of each `step_finish` event',
   },
   'pi-json': {
     displayName: 'Pi JSON',
-    runtimes: ['Pi', 'OMP'],
-    adapter: 'planned',
-    resume: 'The CLI continues a session file (`--session`).',
+    adapter: 'available',
+    launch: '`-p --mode json` with the provider and model',
+    promptDelivery: 'One argument in print mode',
+    resume: '`--session <id>` on the session store in the runtime’s home; `No session found` is a rejected resume',
     cancel: PROCESS_GROUP_KILL,
-    usage: 'Usage carried on assistant messages in the JSON stream.',
+    usage: 'From the usage on each assistant message, summed per model',
   },
   'copilot-jsonl': {
     displayName: 'Copilot JSONL',
-    runtimes: ['GitHub Copilot CLI'],
-    adapter: 'planned',
-    resume: 'The CLI resumes a session by id (`--resume`).',
+    adapter: 'available',
+    launch: '`-p <prompt> --output-format json` with tools allowed and no questions asked',
+    promptDelivery: 'One argument (`-p`)',
+    resume: '`--resume <sessionId>`',
     cancel: PROCESS_GROUP_KILL,
-    usage: 'To be confirmed by its adapter.',
+    usage: 'From `assistant.usage` events',
   },
   'openclaw-jsonl': {
     displayName: 'OpenClaw JSONL',
-    runtimes: ['OpenClaw'],
-    adapter: 'planned',
-    resume: 'To be confirmed by its adapter.',
+    adapter: 'available',
+    launch: '`agent --local --json --session-id <id>`; the daemon mints the session id of a fresh run',
+    promptDelivery: '`--message`, with the runtime brief in front (OpenClaw reads no context file)',
+    resume: 'The same `--session-id`',
     cancel: PROCESS_GROUP_KILL,
-    usage: 'To be confirmed by its adapter.',
+    usage: 'From the JSON result’s usage, when present',
   },
   'dsh-jsonl': {
     displayName: 'DSH versioned JSONL',
-    runtimes: ['DSH'],
-    adapter: 'planned',
-    resume: 'To be confirmed by its adapter.',
-    cancel: PROCESS_GROUP_KILL,
-    usage: 'To be confirmed by its adapter.',
+    adapter: 'available',
+    launch: '`--stdio` with a profile; frames carry a protocol version that is checked',
+    promptDelivery: 'An `execute` frame on stdin (with the resume id, model and MCP servers)',
+    resume: '`resume_session_id` in the execute frame; the `session` frame says `resumed` or `resume_rejected`',
+    cancel: `A \`cancel\` frame, then ${PROCESS_GROUP_KILL}`,
+    usage: 'From `usage` frames',
   },
   'antigravity-json': {
     displayName: 'Antigravity print / stream JSON',
-    runtimes: ['Antigravity'],
-    adapter: 'planned',
-    resume: 'To be confirmed by its adapter.',
+    adapter: 'available',
+    launch: '`-p <prompt> --print-timeout <d> --log-file <f>`; plain text from older versions, stream JSON from newer ones',
+    promptDelivery: 'One argument (`-p`)',
+    resume: '`--conversation <id>`; the id is read from the run’s log file when the output does not carry it',
     cancel: PROCESS_GROUP_KILL,
-    usage: 'To be confirmed by its adapter.',
+    usage: 'From the stream JSON result on versions that emit it; none in plain-text mode',
   },
 };
+
+function identityView(descriptor: RuntimeIdentityDescriptor): RuntimeIdentityView {
+  return {
+    identity: descriptor.identity,
+    displayName: descriptor.displayName,
+    commandName: descriptor.commandName,
+    launchArgs: [...descriptor.launchArgs],
+    provider: descriptor.provider,
+    contextFileName: descriptor.contextFileName,
+    skillsDirectory: descriptor.skillsDirectory,
+    mcpDelivery: descriptor.mcpDelivery,
+    inlineRuntimeBrief: descriptor.inlineRuntimeBrief,
+    modelDiscovery: descriptor.modelDiscovery ? [...descriptor.modelDiscovery.args] : null,
+    acpResumeMethod: descriptor.acpResumeMethod ?? null,
+    verification: descriptor.verification,
+  };
+}
+
+/** One family as the API shows it: its description and the built-in identities that speak it. */
+export function protocolFamilyView(family: ProtocolFamily): ProtocolFamilyView {
+  const identities = RUNTIME_IDENTITY_CATALOG.filter((descriptor) => descriptor.protocolFamily === family).map(identityView);
+  return { family, ...PROTOCOL_FAMILY_CATALOG[family], runtimes: identities.map((identity) => identity.displayName), identities };
+}

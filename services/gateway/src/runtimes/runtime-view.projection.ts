@@ -17,12 +17,12 @@ export async function projectRuntimeEvent(runner: RawQueryRunner, event: Runtime
       const payload = event.payload;
       await runner.query(
         `insert into runtime_view (runtime_id, workspace_id, daemon_id, identity, provider, version, protocol_family, command_name,
-                                   profile_id, capacity, status, registered_at, last_heartbeat_at, offline_since, offline_reason)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'online', $11, null, null, null)
+                                   profile_id, capacity, models, status, registered_at, last_heartbeat_at, offline_since, offline_reason)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, 'online', $12, null, null, null)
          on conflict (runtime_id) do update set
            workspace_id = excluded.workspace_id, daemon_id = excluded.daemon_id, identity = excluded.identity,
            provider = excluded.provider, version = excluded.version, protocol_family = excluded.protocol_family,
-           command_name = excluded.command_name, profile_id = excluded.profile_id, capacity = excluded.capacity,
+           command_name = excluded.command_name, profile_id = excluded.profile_id, capacity = excluded.capacity, models = excluded.models,
            status = 'online', registered_at = excluded.registered_at, offline_since = null, offline_reason = null
          where excluded.registered_at >= runtime_view.registered_at
            and (runtime_view.offline_since is null or excluded.registered_at >= runtime_view.offline_since)`,
@@ -37,6 +37,7 @@ export async function projectRuntimeEvent(runner: RawQueryRunner, event: Runtime
           payload.commandName,
           payload.profileId,
           payload.capacity,
+          JSON.stringify(payload.models),
           event.occurredAt,
         ],
       );

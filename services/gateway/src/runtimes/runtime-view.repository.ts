@@ -17,6 +17,7 @@ interface RuntimeRow {
   command_name: string;
   profile_id: string | null;
   capacity: number;
+  models: string[];
   offline_since: Date | null;
   offline_reason: RuntimeOfflineReason | null;
   registered_at: Date;
@@ -28,7 +29,7 @@ interface RuntimeRow {
 // Online means: no offline notice since the last sign of life, and that sign is recent. A daemon
 // killed with -9 sends no notice, so silence alone makes a runtime offline (`heartbeat_missed`).
 const SELECT_RUNTIMES = `
-  select runtime_id, daemon_id, identity, provider, version, protocol_family, command_name, profile_id, capacity,
+  select runtime_id, daemon_id, identity, provider, version, protocol_family, command_name, profile_id, capacity, models,
          offline_since, offline_reason, registered_at, last_heartbeat_at,
          coalesce(last_heartbeat_at, registered_at) as last_seen_at,
          status = 'online' and coalesce(last_heartbeat_at, registered_at) > now() - make_interval(secs => $2::double precision / 1000) as is_online
@@ -45,6 +46,7 @@ function viewOf(row: RuntimeRow): RuntimeView {
     commandName: row.command_name,
     profileId: row.profile_id,
     capacity: row.capacity,
+    models: row.models,
     status: row.is_online ? 'online' : 'offline',
     offlineReason: row.is_online ? null : (row.offline_reason ?? 'heartbeat_missed'),
     offlineSince: row.is_online ? null : isoOrNull(row.offline_since ?? row.last_seen_at),

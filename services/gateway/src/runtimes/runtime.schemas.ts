@@ -16,6 +16,7 @@ export const runtimeViewSchema = z.object({
   commandName: z.string(),
   profileId: z.string().nullable(),
   capacity: z.int(),
+  models: z.array(z.string()).describe('Model ids the CLI listed when the daemon registered it (e.g. `opencode models`), in its order; empty when the CLI cannot list them or did not answer'),
   status: z.enum(RUNTIME_STATUSES).describe('`offline` after a `runtime.offline` event or when silent for GATEWAY_RUNTIME_OFFLINE_AFTER_MS'),
   offlineReason: z.enum(RUNTIME_OFFLINE_REASONS).nullable(),
   offlineSince: timestampSchema.nullable(),

@@ -6,7 +6,7 @@ import type { Caller } from '../auth/caller';
 import { notFound } from '../http/api-error';
 import { ApiErrorResponses, ApiJsonResponse, ApiQueryFrom, ApiTokenAuth } from '../http/openapi';
 import { parseInput } from '../http/parse-input';
-import { PROTOCOL_FAMILY_CATALOG } from './protocol-family.catalog';
+import { protocolFamilyView } from './protocol-family.catalog';
 import { protocolFamilyListSchema, type ProtocolFamilyView } from './protocol-family.schemas';
 import { runtimeListQuerySchema, runtimeListSchema, runtimeViewSchema, type RuntimeView } from './runtime.schemas';
 import { RuntimeViewRepository } from './runtime-view.repository';
@@ -35,12 +35,7 @@ export class RuntimesController {
   @ApiJsonResponse(200, protocolFamilyListSchema, 'The families, in the contracts’ order')
   @ApiErrorResponses()
   families(): { families: ProtocolFamilyView[] } {
-    return {
-      families: PROTOCOL_FAMILIES.map((family) => {
-        const { runtimes, ...description } = PROTOCOL_FAMILY_CATALOG[family];
-        return { family, ...description, runtimes: [...runtimes] };
-      }),
-    };
+    return { families: PROTOCOL_FAMILIES.map(protocolFamilyView) };
   }
 
   @Get(':id')

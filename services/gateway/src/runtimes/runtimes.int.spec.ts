@@ -1,4 +1,5 @@
-import { PROTOCOL_FAMILIES } from '@switchyard/contracts';
+import { PROTOCOL_FAMILIES, createEvent, subjects } from '@switchyard/contracts';
+import { publish } from '@switchyard/messaging';
 import { uniqueNamespace } from '@switchyard/testing';
 import { GatewayTestKit, pluck, waitUntil, type TestWorkspace } from '../gateway-test.spec-helper';
 
@@ -35,6 +36,7 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
       commandName: 'codex',
       profileId: null,
       capacity: 20,
+      models: [],
       status: 'online',
       offlineReason: null,
       offlineSince: null,
@@ -43,6 +45,34 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
       lastSeenAt: expect.any(String),
     });
     expect((await kit.as(alpha.token).get(`/api/runtimes/${registered.runtimeId}`)).body.runtimeId).toBe(registered.runtimeId);
+  });
+
+  it('shows the models a runtime listed, and replaces them with those of its next registration', async () => {
+    const models = ['anthropic/claude-sonnet-4-5', 'openrouter/qwen/qwen3-coder:free', 'openai/gpt-5.1-codex'];
+    const runtime = await kit.registerRuntime(alpha.id, { identity: 'opencode', protocolFamily: 'opencode-ndjson', commandName: 'opencode', provider: null, models });
+    const read = await kit.as(alpha.token).get(`/api/runtimes/${runtime.runtimeId}`);
+    expect(read.status).toBe(200);
+    expect(read.body.models).toEqual(models);
+    expect((await kit.as(alpha.token).get('/api/runtimes')).body.runtimes).toContainEqual(expect.objectContaining({ runtimeId: runtime.runtimeId, models }));
+
+    await kit.publishRuntimeEvent('runtime.registered', { ...runtime, models: ['openai/gpt-5.1-codex'] });
+    await kit.runtimeEventsProjected();
+    expect((await kit.as(alpha.token).get(`/api/runtimes/${runtime.runtimeId}`)).body.models).toEqual(['openai/gpt-5.1-codex']);
+  });
+
+  it('shows no models for a registration published before daemons listed them', async () => {
+    const runtime = await kit.registerRuntime(alpha.id);
+    expect((await kit.as(alpha.token).get(`/api/runtimes/${runtime.runtimeId}`)).body.models).toEqual([]);
+
+    // An older daemon's event has no `models` field at all.
+    const { models: _models, ...earlierPayload } = { ...runtime, runtimeId: `${runtime.runtimeId}-earlier` };
+    const envelope = createEvent({ type: 'runtime.registered', payload: { ...earlierPayload, models: [] } });
+    const earlier = { ...envelope, payload: earlierPayload };
+    await publish(kit.messaging, { subject: subjects.forEvent(envelope), data: earlier, messageId: envelope.eventId });
+    await kit.runtimeEventsProjected();
+    const read = await kit.as(alpha.token).get(`/api/runtimes/${earlierPayload.runtimeId}`);
+    expect(read.status).toBe(200);
+    expect(read.body.models).toEqual([]);
   });
 
   it('records heartbeats, goes offline on runtime.offline, and comes back with a new registration', async () => {
@@ -126,18 +156,21 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
         family: expect.any(String),
         displayName: expect.stringMatching(/\S/),
         runtimes: expect.arrayContaining([expect.any(String)]),
-        adapter: expect.stringMatching(/^(available|planned)$/),
+        adapter: 'available',
+        launch: expect.stringMatching(/\S/),
+        promptDelivery: expect.stringMatching(/\S/),
         resume: expect.stringMatching(/\S/),
         cancel: expect.stringMatching(/\S/),
         usage: expect.stringMatching(/\S/),
+        identities: expect.arrayContaining([expect.objectContaining({ identity: expect.any(String), verification: expect.stringMatching(/^(real-cli|recorded-frames)$/) })]),
       });
     }
-    const families = response.body.families as Array<{ family: string; adapter: string }>;
-    expect(families.filter((family) => family.adapter === 'available').map((family) => family.family)).toEqual([
-      'claude-stream-json',
-      'codex-app-server',
-      'acp',
-    ]);
+    const families = response.body.families as Array<{ family: string; identities: Array<{ identity: string; verification: string; launchArgs: string[] }> }>;
+    const identities = families.flatMap((family) => family.identities);
+    expect(identities.filter((identity) => identity.verification === 'real-cli').map((identity) => identity.identity)).toEqual(
+      expect.arrayContaining(['claude-code', 'qwen-code', 'codex', 'gemini-cli', 'opencode', 'pi']),
+    );
+    expect(identities.find((identity) => identity.identity === 'kimi')).toMatchObject({ launchArgs: ['acp'], inlineRuntimeBrief: true, acpResumeMethod: 'session/resume' });
   });
 
   it('refuses an unknown status filter with 400', async () => {
