@@ -269,7 +269,7 @@ export const RUNTIME_IDENTITY_CATALOG: readonly RuntimeIdentityDescriptor[] = [
   identity({ identity: 'pi', displayName: 'Pi', commandName: 'pi', protocolFamily: 'pi-json', provider: null, verification: 'real-cli' }),
   identity({ identity: 'omp', displayName: 'Oh My Pi', commandName: 'omp', protocolFamily: 'pi-json', provider: null, skillsDirectory: '.omp/skills', verification: 'recorded-frames' }),
   // The others, one identity each
-  identity({ identity: 'copilot', displayName: 'GitHub Copilot CLI', commandName: 'copilot', protocolFamily: 'copilot-jsonl', provider: 'github', verification: 'recorded-frames' }),
+  identity({ identity: 'copilot', displayName: 'GitHub Copilot CLI', commandName: 'copilot', protocolFamily: 'copilot-jsonl', provider: 'github', verification: 'real-cli' }),
   identity({
     identity: 'openclaw',
     displayName: 'OpenClaw',

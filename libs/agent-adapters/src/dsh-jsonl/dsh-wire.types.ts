@@ -1,6 +1,6 @@
 // DSH's versioned JSONL protocol on stdio (`dsh --profile <p> --stdio`), as far as it is public.
 // DSH itself is not published; these shapes come from the public client in multica-ai/multica
-// (`server/pkg/agent/dsh.go`) and the reference table in docs (multica-runtime §5.2). Nothing was
+// (`server/pkg/agent/dsh.go`) and our reference notes on Multica's runtime. Nothing was
 // recorded from a real DSH: where the client is silent (statuses, which frames carry
 // `request_id`) the choice is ours and is said so where it is made.
 
@@ -9,8 +9,11 @@ export const DSH_ADAPTER_ID = 'dsh-jsonl';
 /** The one protocol version this client speaks; any other `v` ends the run. */
 export const DSH_PROTOCOL_VERSION = 1;
 
-/** The profile the public client starts DSH with; a runtime may name its own. */
-export const DSH_DEFAULT_PROFILE = 'multica';
+/**
+ * The DSH profile (configured on the DSH side) a run asks for; Multica's client asks for `multica`,
+ * Switchyard for its own name. A runtime profile may start DSH with another one.
+ */
+export const DSH_DEFAULT_PROFILE = 'switchyard';
 
 /** Codes on the `error` messages this adapter emits; the run result names them in its message. */
 export const DSH_ERROR_CODES = {
