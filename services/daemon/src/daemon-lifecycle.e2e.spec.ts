@@ -1,8 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { STREAM_CATALOG, type RuntimeProfile } from '@switchyard/contracts';
 import { readStream } from '@switchyard/messaging';
-import { processesWithEnvironment, type ServiceChild } from '@switchyard/testing';
+import { processesWithEnvironment, sampleAgentSnapshot, type ServiceChild } from '@switchyard/testing';
 import { startDaemonE2eStack, type DaemonE2eStack } from './daemon-e2e.spec-helper';
 
 const DAEMON_ID = 'daemon-lifecycle';
@@ -22,13 +22,29 @@ describe('daemon lifecycle on the real Claude Code (profiles, watchdog, shutdown
     commandName: 'claude',
     fixedArgs: ['--append-system-prompt', 'Profile marker 7f3a'],
   };
+  // A family no real CLI here speaks, through a profile: the scripted DSH of the adapter's tests,
+  // its scenario (`{}`: a plain run) as the fixed argument.
+  const dshProfile: RuntimeProfile = { profileId: 'dsh-scripted', displayName: 'Scripted DSH', protocolFamily: 'dsh-jsonl', commandName: 'fake-dsh', fixedArgs: ['{}'] };
+  const FAKE_DSH = path.resolve(__dirname, '../../../libs/agent-adapters/src/dsh-jsonl/__fixtures__/fake-dsh.js');
 
   beforeAll(async () => {
     stack = await startDaemonE2eStack();
     const profilesFile = path.join(stack.home, 'runtime-profiles.json');
-    await writeFile(profilesFile, JSON.stringify([profile]));
+    await writeFile(profilesFile, JSON.stringify([profile, dshProfile]));
+    const bin = path.join(stack.home, 'profile-bin');
+    await mkdir(bin, { recursive: true });
+    await writeFile(path.join(bin, 'fake-dsh'), `#!/bin/sh\nexec "${process.execPath}" "${FAKE_DSH}" "$@"\n`);
+    await chmod(path.join(bin, 'fake-dsh'), 0o755);
+    const agentClis = path.resolve(__dirname, '../../../tests/agent-clis/node_modules/.bin');
     // Idle 3 s: far above the mock's answer time, far below the slow scenario.
-    daemon = await stack.startDaemon({ daemonId: DAEMON_ID, env: { DAEMON_RUNTIME_PROFILES_FILE: profilesFile, DAEMON_IDLE_TIMEOUT_MS: '3000' } });
+    daemon = await stack.startDaemon({
+      daemonId: DAEMON_ID,
+      env: {
+        DAEMON_RUNTIME_PROFILES_FILE: profilesFile,
+        DAEMON_IDLE_TIMEOUT_MS: '3000',
+        DAEMON_PATH: [bin, agentClis, process.env['PATH'] ?? ''].join(path.delimiter),
+      },
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -54,6 +70,22 @@ describe('daemon lifecycle on the real Claude Code (profiles, watchdog, shutdown
     expect(modelRequests.length).toBeGreaterThan(0);
     expect(modelRequests.every((request) => JSON.stringify(request.body ?? null).includes('Profile marker 7f3a'))).toBe(true);
   }, 180_000);
+
+  it('runs a profile of a frame-tested family (DSH) end to end', async () => {
+    const taskId = await stack.enqueue({ runtimeId: `${DAEMON_ID}-profile-dsh-scripted`, agent: sampleAgentSnapshot({ model: 'mock/mock-1' }), prompt: 'List the files' });
+
+    expect(await stack.waitForTask(taskId, ['completed', 'failed'])).toMatchObject({ status: 'completed' });
+    const types = (await stack.timeline(taskId)).map((entry) => entry.message.type);
+    expect(types).toEqual(expect.arrayContaining(['thinking', 'tool-use', 'tool-result', 'text', 'usage']));
+  }, 120_000);
+
+  it('fails the task with the adapter’s reason when it refuses to start (DSH takes provider/model ids only)', async () => {
+    const taskId = await stack.enqueue({ runtimeId: `${DAEMON_ID}-profile-dsh-scripted`, agent: sampleAgentSnapshot({ model: 'bare-model' }), prompt: 'List the files', maxAttempts: 1 });
+
+    expect(await stack.waitForTask(taskId, ['completed', 'failed'])).toMatchObject({ status: 'failed', failure_reason: 'agent_error' });
+    const timeline = await stack.timeline(taskId);
+    expect(timeline.map((entry) => entry.message)).toContainEqual(expect.objectContaining({ type: 'error', code: 'adapter_refused_start', message: expect.stringContaining('bare-model') }));
+  }, 120_000);
 
   it('kills a run that goes quiet past the idle watchdog and fails it as timeout', async () => {
     const taskId = await stack.enqueue({ runtimeId: `${DAEMON_ID}-claude-code`, prompt: 'Think quietly [[scenario:slow 60000]]', maxAttempts: 1 });
