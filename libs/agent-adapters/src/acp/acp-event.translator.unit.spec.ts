@@ -1,47 +1,13 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { agentMessageSchema, type AgentMessage, type TokenUsage } from '@switchyard/contracts';
-import type { TranslatorContext, TranslatorResult } from '../backend/translator.types';
+import { expectMessagesAcceptedByContract, fixtureReader, replay, type TranslatorRecording } from '../backend/translator-replay.spec-helper';
 import { createAcpEventTranslator } from './acp-event.translator';
 import type { AcpTrafficEvent } from './acp-wire.types';
 
-interface Replay {
-  readonly messages: AgentMessage[];
-  readonly sessionIds: string[];
-  readonly usage: TokenUsage[];
-  readonly results: TranslatorResult[];
-  readonly resumeRejected: number;
-  readonly toolsStarted: string[];
-  readonly malformed: string[];
-}
+const fixtures = fixtureReader(__dirname);
 
-function replayEvents(events: readonly unknown[]): Replay {
-  const replayed = { messages: [], sessionIds: [], usage: [], results: [], resumeRejected: 0, toolsStarted: [], malformed: [] } as {
-    -readonly [K in keyof Replay]: Replay[K];
-  };
-  const context: TranslatorContext = {
-    emit: (message) => {
-      replayed.messages.push(message);
-      if (message.type === 'tool-use') replayed.toolsStarted.push(message.callId);
-    },
-    reportSessionId: (sessionId) => replayed.sessionIds.push(sessionId),
-    reportUsage: (usage) => replayed.usage.push(usage),
-    reportResult: (result) => replayed.results.push(result),
-    reportResumeRejected: () => (replayed.resumeRejected += 1),
-    markToolStarted: (callId) => replayed.toolsStarted.push(callId),
-    markToolFinished: () => undefined,
-    reportMalformed: (reason) => replayed.malformed.push(reason),
-  };
-  const translate = createAcpEventTranslator(context, { provider: 'google' });
-  for (const event of events) translate(event);
-  return replayed;
-}
+const replayEvents = (events: readonly unknown[]): TranslatorRecording => replay((context) => createAcpEventTranslator(context, { provider: 'google' }), events);
 
 /** Replays a conversation recorded from the real Gemini CLI 0.61.0 (`gemini --acp`) against the mock model server. */
-function replay(fixture: string): Replay {
-  const lines = readFileSync(path.join(__dirname, '__fixtures__', fixture), 'utf8').split('\n').filter(Boolean);
-  return replayEvents(lines.map((line) => JSON.parse(line) as AcpTrafficEvent));
-}
+const replayFixture = (fixture: string): TranslatorRecording => replayEvents(fixtures.jsonLines(fixture));
 
 const FIXTURES = [
   'gemini-tool-call-then-text.jsonl',
@@ -59,7 +25,7 @@ const opening = [client({ id: 1, method: 'session/new', params: { cwd: '/w', mcp
 
 describe('ACP event translator (recorded frames of Gemini CLI 0.61.0)', () => {
   it('turns a permission-gated shell call and the streamed answer into timeline messages, session, usage and result', () => {
-    const run = replay('gemini-tool-call-then-text.jsonl');
+    const run = replayFixture('gemini-tool-call-then-text.jsonl');
     const sessionId = 'eb5c36c7-8a4c-4da6-b3da-8803574f95c2';
     const callId = 'run_shell_command__run_shell_command_1795994342417_0';
 
@@ -83,7 +49,7 @@ describe('ACP event translator (recorded frames of Gemini CLI 0.61.0)', () => {
   });
 
   it('keeps the loaded session id and leaves the replayed history out of the new timeline', () => {
-    const run = replay('gemini-load-then-text.jsonl');
+    const run = replayFixture('gemini-load-then-text.jsonl');
     expect(run.sessionIds).toEqual(['eb5c36c7-8a4c-4da6-b3da-8803574f95c2']);
     expect(run.messages).toEqual([
       { type: 'status', sessionId: 'eb5c36c7-8a4c-4da6-b3da-8803574f95c2', state: 'resumed' },
@@ -96,7 +62,7 @@ describe('ACP event translator (recorded frames of Gemini CLI 0.61.0)', () => {
   });
 
   it('reports a bogus session id as a rejected resume and a failed run, without adopting the id', () => {
-    const run = replay('gemini-bogus-load.jsonl');
+    const run = replayFixture('gemini-bogus-load.jsonl');
     expect(run.resumeRejected).toBe(1);
     expect(run.sessionIds).toEqual([]);
     expect(run.results).toHaveLength(1);
@@ -105,13 +71,13 @@ describe('ACP event translator (recorded frames of Gemini CLI 0.61.0)', () => {
   });
 
   it('reports the same-minute load bug of Gemini CLI 0.61 as a rejected resume', () => {
-    const run = replay('gemini-same-minute-load.jsonl');
+    const run = replayFixture('gemini-same-minute-load.jsonl');
     expect(run.resumeRejected).toBe(1);
     expect(run.results).toEqual([{ status: 'failed', errorMessage: 'session/load failed: Internal error: No previous sessions found for this project.' }]);
   });
 
   it('emits the text streamed before a cancel, and no result: the session reports the cancel', () => {
-    const run = replay('gemini-cancelled.jsonl');
+    const run = replayFixture('gemini-cancelled.jsonl');
     expect(run.messages.map((message) => message.type)).toEqual(['status', 'text', 'status']);
     expect((run.messages[1] as { text: string }).text).toMatch(/^slow 1 slow 2 .*slow 24 $/);
     expect(run.messages[2]).toEqual({ type: 'status', state: 'cancelled' });
@@ -120,7 +86,7 @@ describe('ACP event translator (recorded frames of Gemini CLI 0.61.0)', () => {
 
   it('emits only messages the contract accepts', () => {
     for (const fixture of FIXTURES) {
-      for (const message of replay(fixture).messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+      expectMessagesAcceptedByContract(replayFixture(fixture).messages);
     }
   });
 });

@@ -1,7 +1,6 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AgentMessage } from '@switchyard/contracts';
-import type { AgentRunResult } from '../backend/backend.types';
+import { collectRun, type CollectedRun } from '../backend/session-drain.spec-helper';
 import { createAcpBackend, type AcpPermissionPolicy } from './acp.backend';
 
 const FAKE_ACP_AGENT = path.join(__dirname, '__fixtures__', 'fake-acp-agent.js');
@@ -24,7 +23,7 @@ interface SeenByAgent {
 async function runFakeAgent(
   scenario: FakeAgentScenario,
   options: { resumeSessionId?: string; permissionPolicy?: AcpPermissionPolicy; resumeMethod?: 'session/resume' | 'session/load' } = {},
-): Promise<{ messages: AgentMessage[]; result: AgentRunResult; seen: SeenByAgent | undefined }> {
+): Promise<CollectedRun & { seen: SeenByAgent | undefined }> {
   const backend = createAcpBackend({
     adapterArgs: [JSON.stringify(scenario)],
     resumeQuietMs: 20,
@@ -39,9 +38,7 @@ async function runFakeAgent(
     ...(options.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}),
     timeouts: { idleMs: 10_000, totalMs: 20_000, exitGraceMs: 2000 },
   });
-  const messages: AgentMessage[] = [];
-  for await (const message of session.messages) messages.push(message);
-  const result = await session.result;
+  const { messages, result } = await collectRun(session);
   const answer = messages.filter((message) => message.type === 'text').at(-1);
   return { messages, result, seen: answer ? (JSON.parse(answer.text) as SeenByAgent) : undefined };
 }

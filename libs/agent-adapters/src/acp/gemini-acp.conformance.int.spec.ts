@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AgentMessage } from '@switchyard/contracts';
-import { startMockModelServer, type MockModelServer } from '@switchyard/testing';
-import type { AgentRunResult, AgentSession, BackendExecuteOptions } from '../backend/backend.types';
+import type { AgentRunResult, BackendExecuteOptions } from '../backend/backend.types';
+import { collectRun, type CollectedRun } from '../backend/session-drain.spec-helper';
+import { useMockModelWorkspace } from '../conformance/mock-model-workspace.spec-helper';
 import { processesWithEnvironment, realCli } from '../conformance/real-cli.spec-helper';
+import { stopDuringSlowAnswer } from '../conformance/slow-turn.spec-helper';
 import { createGeminiAcpBackend } from './acp.backend';
 import { writeGeminiHome } from './gemini-home.writer';
 
@@ -13,35 +12,25 @@ const BOGUS_SESSION_ID = '00000000-0000-4000-8000-000000000000';
 
 /** The real Gemini CLI (tests/agent-clis) over ACP against our mock Gemini API on 127.0.0.1. */
 describe('ACP adapter on the real Gemini CLI (gemini --acp)', () => {
-  let server: MockModelServer;
-  let home: string;
-  let workDirectory: string;
+  const workspace = useMockModelWorkspace('gemini');
   const backend = createGeminiAcpBackend();
   // The session the resume test loads, created first so that the other tests use up most of the
   // wait the backend makes before loading a session started in the current minute.
   let remembered: AgentRunResult;
 
   beforeAll(async () => {
-    server = await startMockModelServer({});
-    home = await mkdtemp(path.join(tmpdir(), 'switchyard-gemini-home-'));
-    workDirectory = await mkdtemp(path.join(tmpdir(), 'switchyard-gemini-work-'));
-    await writeGeminiHome({ home });
+    await writeGeminiHome({ home: workspace.home });
     const first = await run('Remember this for later [[secret:tangerine]] [[scenario:text]]');
     remembered = first.result;
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await rm(home, { recursive: true, force: true });
-    await rm(workDirectory, { recursive: true, force: true });
   });
 
   function executeOptions(resumeSessionId?: string): BackendExecuteOptions {
     return {
-      cwd: workDirectory,
+      cwd: workspace.workDirectory,
       env: {
         PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-        HOME: home,
-        GOOGLE_GEMINI_BASE_URL: server.url,
+        HOME: workspace.home,
+        GOOGLE_GEMINI_BASE_URL: workspace.server.url,
         GEMINI_API_KEY: 'mock-not-a-secret',
         // Without it the CLI relaunches itself and the parent we hold ignores SIGINT/SIGTERM.
         GEMINI_CLI_NO_RELAUNCH: 'true',
@@ -53,15 +42,13 @@ describe('ACP adapter on the real Gemini CLI (gemini --acp)', () => {
     };
   }
 
-  async function run(prompt: string, resumeSessionId?: string): Promise<{ session: AgentSession; messages: AgentMessage[]; result: AgentRunResult }> {
+  async function run(prompt: string, resumeSessionId?: string): Promise<CollectedRun> {
     const session = await backend.execute(prompt, executeOptions(resumeSessionId));
-    const messages: AgentMessage[] = [];
-    for await (const message of session.messages) messages.push(message);
-    return { session, messages, result: await session.result };
+    return collectRun(session);
   }
 
   it('runs a real, permission-gated shell call that writes the file, then reports final text, usage and the session id', async () => {
-    const target = path.join(workDirectory, 'written-by-gemini.txt');
+    const target = path.join(workspace.workDirectory, 'written-by-gemini.txt');
     const { messages, result } = await run(`Write the file [[scenario:tool-write-file ${target} hello from the mock]]`);
 
     expect(readFileSync(target, 'utf8')).toBe('hello from the mock');
@@ -82,48 +69,35 @@ describe('ACP adapter on the real Gemini CLI (gemini --acp)', () => {
   });
 
   it('cancel during a slow turn ends the run as cancelled and leaves no process behind', async () => {
-    const session = await backend.execute('Take your time [[scenario:slow 30000]]', executeOptions());
-    const draining = (async () => {
-      const messages: AgentMessage[] = [];
-      for await (const message of session.messages) messages.push(message);
-      return messages;
-    })();
-    // The router's generateContent call carries the prompt too: wait for the slow streaming answer.
-    const streaming = await server.waitForRequest(
-      (request) => request.outcome === 'pending' && request.path.endsWith(':streamGenerateContent') && JSON.stringify(request.body).includes('Take your time'),
-      60_000,
-    );
-
-    await session.cancel();
-    const result = await session.result;
-    const messages = await draining;
+    const { result, messages, slowRequest: streaming } = await stopDuringSlowAnswer({
+      session: await backend.execute('Take your time [[scenario:slow 30000]]', executeOptions()),
+      server: workspace.server,
+      // The router's generateContent call carries the prompt too: wait for the slow streaming answer.
+      isSlowRequest: (request) => request.path.endsWith(':streamGenerateContent') && JSON.stringify(request.body).includes('Take your time'),
+      waitMs: 60_000,
+      stop: 'cancel',
+    });
 
     expect(result.status).toBe('cancelled');
     // The agent ended the turn on session/cancel before the process group was ended.
     expect(messages).toContainEqual({ type: 'status', state: 'cancelled' });
     expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    await server.waitForRequest((request) => request.sequence === streaming.sequence && request.outcome === 'client-disconnected', 10_000);
-    expect(processesWithEnvironment(`HOME=${home}`)).toEqual([]);
+    await workspace.server.waitForRequest((request) => request.sequence === streaming.sequence && request.outcome === 'client-disconnected', 10_000);
+    expect(processesWithEnvironment(`HOME=${workspace.home}`)).toEqual([]);
   });
 
   it('interrupt stops the turn with session/cancel and the run ends as cancelled', async () => {
-    const session = await backend.execute('Interrupt me [[scenario:slow 30000]]', executeOptions());
-    const draining = (async () => {
-      const messages: AgentMessage[] = [];
-      for await (const message of session.messages) messages.push(message);
-      return messages;
-    })();
-    await server.waitForRequest(
-      (request) => request.outcome === 'pending' && request.path.endsWith(':streamGenerateContent') && JSON.stringify(request.body).includes('Interrupt me'),
-      60_000,
-    );
-
-    await session.interrupt!();
-    const result = await session.result;
+    const { result, messages } = await stopDuringSlowAnswer({
+      session: await backend.execute('Interrupt me [[scenario:slow 30000]]', executeOptions()),
+      server: workspace.server,
+      isSlowRequest: (request) => request.path.endsWith(':streamGenerateContent') && JSON.stringify(request.body).includes('Interrupt me'),
+      waitMs: 60_000,
+      stop: 'interrupt',
+    });
 
     expect(result.status).toBe('cancelled');
-    expect(await draining).toContainEqual({ type: 'status', state: 'cancelled' });
-    expect(processesWithEnvironment(`HOME=${home}`)).toEqual([]);
+    expect(messages).toContainEqual({ type: 'status', state: 'cancelled' });
+    expect(processesWithEnvironment(`HOME=${workspace.home}`)).toEqual([]);
   });
 
   it('resumes its session with session/load: the model sees the earlier turn', async () => {
@@ -139,7 +113,7 @@ describe('ACP adapter on the real Gemini CLI (gemini --acp)', () => {
   }, 120_000);
 
   it('leaves no Gemini process behind', () => {
-    expect(processesWithEnvironment(`HOME=${home}`)).toEqual([]);
-    expect(existsSync(workDirectory)).toBe(true);
+    expect(processesWithEnvironment(`HOME=${workspace.home}`)).toEqual([]);
+    expect(existsSync(workspace.workDirectory)).toBe(true);
   });
 });

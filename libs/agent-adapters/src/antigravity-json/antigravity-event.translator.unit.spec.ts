@@ -1,49 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { agentMessageSchema, type AgentMessage, type TokenUsage } from '@switchyard/contracts';
-import type { Translator, TranslatorContext, TranslatorResult } from '../backend/translator.types';
+import { expectMessagesAcceptedByContract, fixtureReader, replay, type TranslatorRecording } from '../backend/translator-replay.spec-helper';
 import { createAntigravityStreamTranslator, createAntigravityTextTranslator, type AntigravityStreamTranslatorOptions } from './antigravity-event.translator';
 
-interface Replay {
-  readonly messages: AgentMessage[];
-  readonly sessionIds: string[];
-  readonly usage: TokenUsage[];
-  readonly results: TranslatorResult[];
-  readonly malformed: string[];
-}
-
-const FIXTURES = path.join(__dirname, '__fixtures__');
-
-function collector(): { replay: Replay; context: TranslatorContext } {
-  const replay: Replay = { messages: [], sessionIds: [], usage: [], results: [], malformed: [] };
-  const context: TranslatorContext = {
-    emit: (message) => replay.messages.push(message),
-    reportSessionId: (sessionId) => replay.sessionIds.push(sessionId),
-    reportUsage: (usage) => replay.usage.push(usage),
-    reportResult: (result) => replay.results.push(result),
-    reportResumeRejected: () => undefined,
-    markToolStarted: () => undefined,
-    markToolFinished: () => undefined,
-    reportMalformed: (reason) => replay.malformed.push(reason),
-  };
-  return { replay, context };
-}
+const fixtures = fixtureReader(__dirname);
 
 /** Replays frames written in the shapes of public agy 1.1.17–1.1.27 captures (see antigravity-wire.types). */
-function replayStream(fixture: string, options: AntigravityStreamTranslatorOptions = {}): Replay {
-  const { replay, context } = collector();
-  const translate: Translator = createAntigravityStreamTranslator(context, options);
-  for (const line of readFileSync(path.join(FIXTURES, fixture), 'utf8').split('\n').filter(Boolean)) translate(JSON.parse(line));
-  return replay;
-}
+const replayStream = (fixture: string, options: AntigravityStreamTranslatorOptions = {}): TranslatorRecording =>
+  replay((context) => createAntigravityStreamTranslator(context, options), fixtures.jsonLines(fixture));
 
-function replayText(fixture: string): Replay {
-  const { replay, context } = collector();
-  const translate = createAntigravityTextTranslator(context);
-  // The session drops blank lines before translating.
-  for (const line of readFileSync(path.join(FIXTURES, fixture), 'utf8').split('\n').filter((line) => line.trim() !== '')) translate(line);
-  return replay;
-}
+// The session drops blank lines before translating.
+const replayText = (fixture: string): TranslatorRecording => replay(createAntigravityTextTranslator, fixtures.lines(fixture));
 
 describe('Antigravity stream-json translator', () => {
   it('turns a tool step and the streamed answer into timeline messages, session, usage and result', () => {
@@ -95,10 +60,10 @@ describe('Antigravity stream-json translator', () => {
   });
 
   it('emits only messages the contract accepts', () => {
-    for (const fixture of readdirSync(FIXTURES).filter((name) => name.startsWith('stream-json-'))) {
-      for (const message of replayStream(fixture).messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+    for (const fixture of fixtures.names().filter((name) => name.startsWith('stream-json-'))) {
+      expectMessagesAcceptedByContract(replayStream(fixture).messages);
     }
-    for (const message of replayText('text-mode-stdout.txt').messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+    expectMessagesAcceptedByContract(replayText('text-mode-stdout.txt').messages);
   });
 });
 

@@ -2,9 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { agentMessageSchema, type AgentMessage } from '@switchyard/contracts';
-import type { AgentRunResult, AgentSession } from '../backend/backend.types';
+import type { AgentSession } from '../backend/backend.types';
 import { isProcessAlive } from '../backend/fake-cli.spec-helper';
+import { collectRun, type CollectedRun } from '../backend/session-drain.spec-helper';
+import { expectMessagesAcceptedByContract } from '../backend/translator-replay.spec-helper';
 import { createAntigravityBackend } from './antigravity-json.backend';
 
 const FAKE_AGY = path.join(__dirname, '__fixtures__', 'fake-agy.js');
@@ -55,11 +56,10 @@ describe('Antigravity backend (scripted agy)', () => {
     return { session, seen: () => JSON.parse(readFileSync(recordFile, 'utf8')) as SeenByAgy };
   }
 
-  async function drain(session: AgentSession): Promise<{ messages: AgentMessage[]; result: AgentRunResult }> {
-    const messages: AgentMessage[] = [];
-    for await (const message of session.messages) messages.push(message);
-    for (const message of messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
-    return { messages, result: await session.result };
+  async function drain(session: AgentSession): Promise<CollectedRun> {
+    const collected = await collectRun(session);
+    expectMessagesAcceptedByContract(collected.messages);
+    return collected;
   }
 
   it('plain-text agy: completes on exit 0 with all of stdout, the session id read from the log file', async () => {

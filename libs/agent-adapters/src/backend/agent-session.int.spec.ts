@@ -1,7 +1,8 @@
-import { agentMessageSchema, type AgentMessage } from '@switchyard/contracts';
 import { createAgentSession, type CreateAgentSessionOptions } from './agent-session';
 import type { AgentSession } from './backend.types';
 import { fakeCliRun, isProcessAlive, passThroughTranslator, type FakeCliStep } from './fake-cli.spec-helper';
+import { collectMessages } from './session-drain.spec-helper';
+import { expectMessagesAcceptedByContract } from './translator-replay.spec-helper';
 
 function startSession(steps: FakeCliStep[], overrides: Partial<CreateAgentSessionOptions> & { timeouts?: CreateAgentSessionOptions['run']['timeouts']; signal?: AbortSignal } = {}): AgentSession {
   const { timeouts, signal, ...rest } = overrides;
@@ -22,12 +23,6 @@ function startSession(steps: FakeCliStep[], overrides: Partial<CreateAgentSessio
   });
 }
 
-async function collect(session: AgentSession): Promise<AgentMessage[]> {
-  const messages: AgentMessage[] = [];
-  for await (const message of session.messages) messages.push(message);
-  return messages;
-}
-
 const text = (value: string): FakeCliStep => ({ print: { type: 'text', text: value } });
 const result = (output: string): FakeCliStep => ({ print: { type: 'result', output } });
 
@@ -41,7 +36,7 @@ describe('agent session', () => {
       { print: { type: 'usage-report', model: 'model-b', input: 3, output: 4 } },
       result('all done'),
     ]);
-    const messages = await collect(session);
+    const messages = await collectMessages(session);
     const outcome = await session.result;
 
     expect(messages).toEqual([{ type: 'text', text: 'working' }]);
@@ -67,19 +62,19 @@ describe('agent session', () => {
 
     it('counts stderr matching the pattern as a rejected resume when a resume was asked', async () => {
       const session = startResume('abc', /No saved session found/);
-      await collect(session);
+      await collectMessages(session);
       expect(await session.result).toMatchObject({ status: 'failed', resumeRejected: true, error: { code: 'resume_rejected' } });
     });
 
     it('also reads plain-text stdout lines', async () => {
       const session = startResume('abc', /Session not found/);
-      await collect(session);
+      await collectMessages(session);
       expect(await session.result).toMatchObject({ status: 'failed', resumeRejected: true });
     });
 
     it('ignores the pattern when no resume was asked', async () => {
       const session = startResume(undefined, /Session not found/);
-      await collect(session);
+      await collectMessages(session);
       expect(await session.result).toMatchObject({ status: 'failed', resumeRejected: false, error: { code: 'cli_exited_nonzero' } });
     });
   });
@@ -91,7 +86,7 @@ describe('agent session', () => {
       adapterArgs: ['--adapter-flag', ...launch.adapterArgs],
       createTranslator: passThroughTranslator,
     });
-    const [status] = await collect(session);
+    const [status] = await collectMessages(session);
     expect(JSON.parse((status as { progress: string }).progress)).toEqual({ type: 'args', args: ['--profile-flag', '--adapter-flag'] });
   });
 
@@ -106,7 +101,7 @@ describe('agent session', () => {
         };
       },
     });
-    const messages = await collect(session);
+    const messages = await collectMessages(session);
     expect(messages).toEqual([{ type: 'status', state: 'stdin', progress: JSON.stringify({ type: 'stdin', line: '{"prompt":"fix the bug"}' }) }]);
     await expect(session.result).resolves.toMatchObject({ status: 'completed', output: 'echoed' });
   });
@@ -124,10 +119,10 @@ describe('agent session', () => {
       ],
       { maxLineBytes: 1024 * 1024 },
     );
-    const messages = await collect(session);
+    const messages = await collectMessages(session);
     const outcome = await session.result;
 
-    for (const message of messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+    expectMessagesAcceptedByContract(messages);
     expect(messages.filter((message) => message.type === 'log')).toHaveLength(3);
     expect(messages).toContainEqual(expect.objectContaining({ type: 'error', code: 'output_line_too_long' }));
     expect(messages).toContainEqual({ type: 'text', text: 'a\uFFFDb' });
@@ -140,7 +135,7 @@ describe('agent session', () => {
       adapterArgs: [],
       createTranslator: passThroughTranslator,
     });
-    await expect(collect(session)).resolves.toEqual([]);
+    await expect(collectMessages(session)).resolves.toEqual([]);
     await expect(session.result).resolves.toMatchObject({ status: 'failed', error: { code: 'cli_not_found', message: expect.stringContaining('switchyard-missing-agent') } });
   });
 
@@ -158,7 +153,7 @@ describe('agent session', () => {
 
   it('ends a silent CLI with idle_timeout and kills it', async () => {
     const session = startSession([{ spawnGrandchild: {} }, { hang: true }], { timeouts: { idleMs: 300 } });
-    const [grandchild] = await collect(session);
+    const [grandchild] = await collectMessages(session);
     const outcome = await session.result;
     expect(outcome).toMatchObject({ status: 'timeout', error: { code: 'idle_timeout' }, exitSignal: 'SIGTERM' });
     expect(isProcessAlive((JSON.parse((grandchild as { progress: string }).progress) as { pid: number }).pid)).toBe(false);

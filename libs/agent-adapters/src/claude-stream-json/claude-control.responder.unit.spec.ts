@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { answerClaudeControlRequest } from './claude-control.responder';
+import { streamJsonFixtures } from './stream-json-replay.spec-helper';
 
 /** The `can_use_tool` request recorded from Claude Code 2.1.197 (`--permission-prompt-tool stdio`). */
-const recordedPermissionRequest: unknown = readFileSync(path.join(__dirname, '__fixtures__', 'permission-prompt-allowed.jsonl'), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((line) => JSON.parse(line) as { type: string })
-  .find((event) => event.type === 'control_request');
+const recordedPermissionRequest: unknown = (streamJsonFixtures.jsonLines('permission-prompt-allowed.jsonl') as Array<{ type: string }>).find(
+  (event) => event.type === 'control_request',
+);
 
 describe('answering Claude control requests', () => {
   it('given a recorded tool permission request and an allow policy, allows it with the input unchanged', () => {

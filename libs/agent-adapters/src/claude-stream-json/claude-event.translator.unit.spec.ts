@@ -1,40 +1,11 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { agentMessageSchema, type AgentMessage, type TokenUsage } from '@switchyard/contracts';
-import type { TranslatorContext, TranslatorResult } from '../backend/translator.types';
-import { createClaudeEventTranslator } from './claude-event.translator';
+import { expectMessagesAcceptedByContract } from '../backend/translator-replay.spec-helper';
+import { replayEvents, replayFixture } from './stream-json-replay.spec-helper';
 
-interface Replay {
-  readonly messages: AgentMessage[];
-  readonly sessionIds: string[];
-  readonly usage: TokenUsage[];
-  readonly results: TranslatorResult[];
-  readonly resumeRejected: number;
-  readonly malformed: string[];
-}
-
-/** Replays frames recorded from the real Claude Code 2.1.197 against the mock model server. */
-function replay(fixture: string): Replay {
-  const replayed: Replay = { messages: [], sessionIds: [], usage: [], results: [], resumeRejected: 0, malformed: [] };
-  const context: TranslatorContext = {
-    emit: (message) => replayed.messages.push(message),
-    reportSessionId: (sessionId) => replayed.sessionIds.push(sessionId),
-    reportUsage: (usage) => replayed.usage.push(usage),
-    reportResult: (result) => replayed.results.push(result),
-    reportResumeRejected: () => (replayed as { resumeRejected: number }).resumeRejected++,
-    markToolStarted: () => undefined,
-    markToolFinished: () => undefined,
-    reportMalformed: (reason) => replayed.malformed.push(reason),
-  };
-  const translate = createClaudeEventTranslator(context);
-  const lines = readFileSync(path.join(__dirname, '__fixtures__', fixture), 'utf8').split('\n').filter(Boolean);
-  for (const line of lines) translate(JSON.parse(line));
-  return replayed;
-}
+/** Frames recorded from the real Claude Code 2.1.197 against the mock model server. */
 
 describe('Claude stream-json translator (recorded frames of Claude Code 2.1.197)', () => {
   it('turns a tool call and its final answer into timeline messages, session, usage and result', () => {
-    const run = replay('tool-call-then-text.jsonl');
+    const run = replayFixture('tool-call-then-text.jsonl');
     const sessionId = '7e275cec-83a5-4811-8803-e0a366c1c245';
 
     expect(run.messages.map((message) => message.type)).toEqual(['status', 'tool-use', 'tool-result', 'text']);
@@ -50,13 +21,13 @@ describe('Claude stream-json translator (recorded frames of Claude Code 2.1.197)
   });
 
   it('keeps the session id of a resumed run', () => {
-    const run = replay('resumed-text.jsonl');
+    const run = replayFixture('resumed-text.jsonl');
     expect(run.sessionIds).toEqual(['7e275cec-83a5-4811-8803-e0a366c1c245']);
     expect(run.results).toEqual([{ status: 'completed', output: 'Mock model reply.' }]);
   });
 
   it('reports a bogus resume as rejected and failed, and does not adopt the bogus id', () => {
-    const run = replay('bogus-resume.jsonl');
+    const run = replayFixture('bogus-resume.jsonl');
     expect(run.resumeRejected).toBe(1);
     expect(run.sessionIds).toEqual([]);
     expect(run.results).toEqual([{ status: 'failed', errorMessage: 'No conversation found with session ID: 00000000-0000-4000-8000-000000000000' }]);
@@ -65,12 +36,12 @@ describe('Claude stream-json translator (recorded frames of Claude Code 2.1.197)
 
   it('emits only messages the contract accepts', () => {
     for (const fixture of ['tool-call-then-text.jsonl', 'resumed-text.jsonl', 'bogus-resume.jsonl', 'permission-prompt-allowed.jsonl']) {
-      for (const message of replay(fixture).messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+      expectMessagesAcceptedByContract(replayFixture(fixture).messages);
     }
   });
 
   it('notes a permission prompt in the timeline and reads the rest of the run as usual', () => {
-    const run = replay('permission-prompt-allowed.jsonl');
+    const run = replayFixture('permission-prompt-allowed.jsonl');
 
     expect(run.messages.map((message) => message.type)).toEqual(['status', 'tool-use', 'log', 'tool-result', 'text']);
     expect(run.messages[2]).toEqual({ type: 'log', level: 'info', text: 'claude asked permission for Bash: allowed by policy' });
@@ -79,18 +50,7 @@ describe('Claude stream-json translator (recorded frames of Claude Code 2.1.197)
   });
 
   it('reports an unknown event type instead of dropping it', () => {
-    const malformed: string[] = [];
-    const translate = createClaudeEventTranslator({
-      emit: () => undefined,
-      reportSessionId: () => undefined,
-      reportUsage: () => undefined,
-      reportResult: () => undefined,
-      reportResumeRejected: () => undefined,
-      markToolStarted: () => undefined,
-      markToolFinished: () => undefined,
-      reportMalformed: (reason) => malformed.push(reason),
-    });
-    translate({ type: 'brand_new_event' });
-    expect(malformed).toEqual(['unknown claude event type brand_new_event']);
+    const run = replayEvents([{ type: 'brand_new_event' }]);
+    expect(run.malformed).toEqual(['unknown claude event type brand_new_event']);
   });
 });

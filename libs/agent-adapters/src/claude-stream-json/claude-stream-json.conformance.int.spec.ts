@@ -1,36 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AgentMessage } from '@switchyard/contracts';
-import { startMockModelServer, type MockModelServer } from '@switchyard/testing';
-import type { AgentRunResult, AgentSession } from '../backend/backend.types';
+import type { AgentSession } from '../backend/backend.types';
+import { collectRun, type CollectedRun } from '../backend/session-drain.spec-helper';
+import { useMockModelWorkspace } from '../conformance/mock-model-workspace.spec-helper';
 import { processesWithEnvironment, realCli } from '../conformance/real-cli.spec-helper';
+import { stopDuringSlowAnswer } from '../conformance/slow-turn.spec-helper';
 import { createClaudeStreamJsonBackend } from './claude-stream-json.backend';
 
 /** The real Claude Code CLI (tests/agent-clis) against our mock Anthropic API on 127.0.0.1. */
 describe('Claude stream-json adapter on the real Claude Code CLI', () => {
-  let server: MockModelServer;
-  let home: string;
-  let workDirectory: string;
+  const workspace = useMockModelWorkspace('claude');
   const backend = createClaudeStreamJsonBackend();
-
-  beforeAll(async () => {
-    server = await startMockModelServer({});
-    home = await mkdtemp(path.join(tmpdir(), 'switchyard-claude-home-'));
-    workDirectory = await mkdtemp(path.join(tmpdir(), 'switchyard-claude-work-'));
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await rm(home, { recursive: true, force: true });
-    await rm(workDirectory, { recursive: true, force: true });
-  });
 
   function environment(): Record<string, string> {
     return {
       PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-      HOME: home,
-      ANTHROPIC_BASE_URL: server.url,
+      HOME: workspace.home,
+      ANTHROPIC_BASE_URL: workspace.server.url,
       ANTHROPIC_API_KEY: 'sk-mock-not-a-secret',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DISABLE_AUTOUPDATER: '1',
@@ -41,21 +27,22 @@ describe('Claude stream-json adapter on the real Claude Code CLI', () => {
     };
   }
 
-  async function run(prompt: string, resumeSessionId?: string, using = backend): Promise<{ session: AgentSession; messages: AgentMessage[]; result: AgentRunResult }> {
-    const session = await using.execute(prompt, {
-      cwd: workDirectory,
+  function start(prompt: string, resumeSessionId?: string, using = backend): Promise<AgentSession> {
+    return using.execute(prompt, {
+      cwd: workspace.workDirectory,
       env: environment(),
       executable: realCli('claude'),
       ...(resumeSessionId ? { resumeSessionId } : {}),
       timeouts: { idleMs: 60_000, totalMs: 120_000 },
     });
-    const messages: AgentMessage[] = [];
-    for await (const message of session.messages) messages.push(message);
-    return { session, messages, result: await session.result };
+  }
+
+  async function run(prompt: string, resumeSessionId?: string, using = backend): Promise<CollectedRun> {
+    return collectRun(await start(prompt, resumeSessionId, using));
   }
 
   it('runs a real tool call that writes the file, then reports final text, usage and the session id', async () => {
-    const target = path.join(workDirectory, 'written-by-claude.txt');
+    const target = path.join(workspace.workDirectory, 'written-by-claude.txt');
     const { messages, result } = await run(`Write the file [[scenario:tool-write-file ${target} hello from the mock]]`);
 
     expect(readFileSync(target, 'utf8')).toBe('hello from the mock');
@@ -68,7 +55,7 @@ describe('Claude stream-json adapter on the real Claude Code CLI', () => {
 
   it('answers the permission prompt the CLI sends over stdin, per policy', async () => {
     const asking = createClaudeStreamJsonBackend({ permissionMode: 'default', permissionPolicy: 'allow' });
-    const target = path.join(workDirectory, 'written-after-asking.txt');
+    const target = path.join(workspace.workDirectory, 'written-after-asking.txt');
     const { messages, result } = await run(`Write the file [[scenario:tool-write-file ${target} allowed]]`, undefined, asking);
 
     expect(result.status).toBe('completed');
@@ -78,7 +65,7 @@ describe('Claude stream-json adapter on the real Claude Code CLI', () => {
 
   it('a denying policy keeps the file from being written and the run still ends', async () => {
     const denying = createClaudeStreamJsonBackend({ permissionMode: 'default', permissionPolicy: 'deny' });
-    const target = path.join(workDirectory, 'never-written.txt');
+    const target = path.join(workspace.workDirectory, 'never-written.txt');
     const { messages, result } = await run(`Write the file [[scenario:tool-write-file ${target} denied]]`, undefined, denying);
 
     expect(result.status).toBe('completed');
@@ -102,24 +89,17 @@ describe('Claude stream-json adapter on the real Claude Code CLI', () => {
   });
 
   it('cancel during a slow turn ends the run and leaves no process behind', async () => {
-    const session = await backend.execute('Take your time [[scenario:slow 30000]]', {
-      cwd: workDirectory,
-      env: environment(),
-      executable: realCli('claude'),
-      timeouts: { idleMs: 60_000, totalMs: 120_000 },
+    const { result } = await stopDuringSlowAnswer({
+      session: await start('Take your time [[scenario:slow 30000]]'),
+      server: workspace.server,
+      isSlowRequest: (request) => JSON.stringify(request.body).includes('Take your time'),
+      waitMs: 60_000,
+      stop: 'cancel',
     });
-    const draining = (async () => {
-      for await (const message of session.messages) void message;
-    })();
-    await server.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body).includes('Take your time'), 60_000);
-
-    await session.cancel();
-    const result = await session.result;
-    await draining;
 
     expect(result.status).toBe('cancelled');
-    await server.waitForRequest((request) => request.outcome === 'client-disconnected', 10_000);
-    expect(processesWithEnvironment(`HOME=${home}`)).toEqual([]);
-    expect(existsSync(workDirectory)).toBe(true);
+    await workspace.server.waitForRequest((request) => request.outcome === 'client-disconnected', 10_000);
+    expect(processesWithEnvironment(`HOME=${workspace.home}`)).toEqual([]);
+    expect(existsSync(workspace.workDirectory)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { agentMessageSchema } from '@switchyard/contracts';
+import { expectMessagesAcceptedByContract } from '../backend/translator-replay.spec-helper';
 import { CODEBUDDY_DIALECT } from './stream-json.dialect';
 import { replayFixture } from './stream-json-replay.spec-helper';
 
@@ -49,7 +49,7 @@ describe('Claude stream-json translator, CodeBuddy dialect (documented frames)',
 
   it('emits only messages the contract accepts', () => {
     for (const fixture of ['codebuddy-tool-call-then-text.jsonl', 'codebuddy-result-usage-without-model-usage.jsonl', 'codebuddy-bogus-resume.jsonl']) {
-      for (const message of replayFixture(fixture, CODEBUDDY_DIALECT).messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+      expectMessagesAcceptedByContract(replayFixture(fixture, CODEBUDDY_DIALECT).messages);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { agentMessageSchema } from '@switchyard/contracts';
+import { expectMessagesAcceptedByContract } from '../backend/translator-replay.spec-helper';
 import { CURSOR_AGENT_DIALECT } from './stream-json.dialect';
 import { replayEvents, replayFixture } from './stream-json-replay.spec-helper';
 
@@ -70,7 +70,7 @@ describe('Claude stream-json translator, Cursor agent dialect (documented frames
 
   it('emits only messages the contract accepts', () => {
     for (const fixture of ['cursor-tool-call-then-text.jsonl', 'cursor-file-tools.jsonl', 'cursor-resume-unknown-id.jsonl']) {
-      for (const message of replayFixture(fixture, CURSOR_AGENT_DIALECT).messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+      expectMessagesAcceptedByContract(replayFixture(fixture, CURSOR_AGENT_DIALECT).messages);
     }
   });
 });

@@ -1,65 +1,57 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { agentMessageSchema, type AgentMessage } from '@switchyard/contracts';
-import { startMockModelServer, type MockModelServer } from '@switchyard/testing';
-import type { AgentRunResult } from '../backend/backend.types';
+import type { AgentSession } from '../backend/backend.types';
+import { collectRun, type CollectedRun } from '../backend/session-drain.spec-helper';
+import { expectMessagesAcceptedByContract } from '../backend/translator-replay.spec-helper';
+import { useMockModelWorkspace } from '../conformance/mock-model-workspace.spec-helper';
 import { processesWithEnvironment, realCli } from '../conformance/real-cli.spec-helper';
+import { stopDuringSlowAnswer } from '../conformance/slow-turn.spec-helper';
 import { createQwenCodeBackend } from './qwen-code.backend';
 import { qwenModelEnvironment, writeQwenHome, type QwenHome } from './qwen-home.writer';
 
 /** The real Qwen Code CLI (tests/agent-clis) against our mock OpenAI Chat Completions API on 127.0.0.1. */
 describe('Claude stream-json family on the real Qwen Code CLI', () => {
-  let server: MockModelServer;
-  let home: string;
+  const workspace = useMockModelWorkspace('qwen');
   let qwenHome: QwenHome;
-  let workDirectory: string;
   const backend = createQwenCodeBackend();
 
   beforeAll(async () => {
-    server = await startMockModelServer({});
-    home = await mkdtemp(path.join(tmpdir(), 'switchyard-qwen-home-'));
-    workDirectory = await mkdtemp(path.join(tmpdir(), 'switchyard-qwen-work-'));
-    qwenHome = await writeQwenHome({ home });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await rm(home, { recursive: true, force: true });
-    await rm(workDirectory, { recursive: true, force: true });
+    qwenHome = await writeQwenHome({ home: workspace.home });
   });
 
   function environment(): Record<string, string> {
     return {
       PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-      HOME: home,
+      HOME: workspace.home,
       ...qwenHome.env,
-      ...qwenModelEnvironment({ baseUrl: `${server.url}/v1`, apiKey: 'sk-mock-not-a-secret', model: 'mock-model' }),
+      ...qwenModelEnvironment({ baseUrl: `${workspace.server.url}/v1`, apiKey: 'sk-mock-not-a-secret', model: 'mock-model' }),
     };
   }
 
-  async function run(prompt: string, resumeSessionId?: string): Promise<{ messages: AgentMessage[]; result: AgentRunResult }> {
-    const session = await backend.execute(prompt, {
-      cwd: workDirectory,
+  function start(prompt: string, resumeSessionId?: string): Promise<AgentSession> {
+    return backend.execute(prompt, {
+      cwd: workspace.workDirectory,
       env: environment(),
       executable: realCli('qwen'),
       ...(resumeSessionId ? { resumeSessionId } : {}),
-      timeouts: { idleMs: 90_000, totalMs: 180_000 },
+      // A loaded machine can slow Qwen's exit after its result past the default 5 s grace.
+      timeouts: { idleMs: 90_000, totalMs: 180_000, exitGraceMs: 30_000 },
     });
-    const messages: AgentMessage[] = [];
-    for await (const message of session.messages) messages.push(message);
-    return { messages, result: await session.result };
+  }
+
+  async function run(prompt: string, resumeSessionId?: string): Promise<CollectedRun> {
+    return collectRun(await start(prompt, resumeSessionId));
   }
 
   it('runs a real shell tool call that writes the file, then reports final text, usage and the session id', async () => {
-    const target = path.join(workDirectory, 'written-by-qwen.txt');
+    const target = path.join(workspace.workDirectory, 'written-by-qwen.txt');
     const { messages, result } = await run(`Write the file [[scenario:tool-write-file ${target} hello from the mock]]`);
 
     expect(readFileSync(target, 'utf8')).toBe('hello from the mock');
     expect(messages.map((message) => message.type)).toEqual(['status', 'tool-use', 'tool-result', 'text']);
     expect(messages[1]).toMatchObject({ type: 'tool-use', tool: 'run_shell_command' });
     expect(messages[2]).toMatchObject({ type: 'tool-result', tool: 'run_shell_command', status: 'ok' });
-    for (const message of messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+    expectMessagesAcceptedByContract(messages);
     expect(result).toMatchObject({ status: 'completed', toolRan: true, resumeRejected: false, exitCode: 0 });
     expect(result.output).toContain('Mock model final answer');
     expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -88,24 +80,17 @@ describe('Claude stream-json family on the real Qwen Code CLI', () => {
   });
 
   it('cancel during a slow turn ends the run and leaves no process behind', async () => {
-    const session = await backend.execute('Take your time [[scenario:slow 30000]]', {
-      cwd: workDirectory,
-      env: environment(),
-      executable: realCli('qwen'),
-      timeouts: { idleMs: 90_000, totalMs: 180_000 },
+    const { result } = await stopDuringSlowAnswer({
+      session: await start('Take your time [[scenario:slow 30000]]'),
+      server: workspace.server,
+      isSlowRequest: (request) => JSON.stringify(request.body).includes('Take your time'),
+      waitMs: 90_000,
+      stop: 'cancel',
     });
-    const draining = (async () => {
-      for await (const message of session.messages) void message;
-    })();
-    await server.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body).includes('Take your time'), 90_000);
-
-    await session.cancel();
-    const result = await session.result;
-    await draining;
 
     expect(result.status).toBe('cancelled');
-    await server.waitForRequest((request) => request.outcome === 'client-disconnected', 10_000);
-    expect(processesWithEnvironment(`HOME=${home}`)).toEqual([]);
-    expect(existsSync(workDirectory)).toBe(true);
+    await workspace.server.waitForRequest((request) => request.outcome === 'client-disconnected', 10_000);
+    expect(processesWithEnvironment(`HOME=${workspace.home}`)).toEqual([]);
+    expect(existsSync(workspace.workDirectory)).toBe(true);
   });
 });

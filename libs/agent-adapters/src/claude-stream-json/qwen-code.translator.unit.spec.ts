@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { agentMessageSchema } from '@switchyard/contracts';
+import { expectMessagesAcceptedByContract } from '../backend/translator-replay.spec-helper';
 import { QWEN_CODE_DIALECT } from './stream-json.dialect';
-import { fixturePath, replayEvents, replayFixture } from './stream-json-replay.spec-helper';
+import { replayEvents, replayFixture, streamJsonFixtures } from './stream-json-replay.spec-helper';
 
 /** Frames recorded from the real Qwen Code 0.15.10 against the mock model server. */
 describe('Claude stream-json translator, Qwen Code dialect (recorded frames of Qwen Code 0.15.10)', () => {
@@ -29,7 +28,7 @@ describe('Claude stream-json translator, Qwen Code dialect (recorded frames of Q
 
   it('a resumed run keeps its session id and counts only its own calls (the result total includes the earlier run)', () => {
     const run = replayFixture('qwen-resumed-text.jsonl', QWEN_CODE_DIALECT);
-    const lines = readFileSync(fixturePath('qwen-resumed-text.jsonl'), 'utf8').trim().split('\n');
+    const lines = streamJsonFixtures.text('qwen-resumed-text.jsonl').trim().split('\n');
     const resultUsage = (JSON.parse(lines.at(-1)!) as { usage: { input_tokens: number } }).usage;
 
     expect(run.sessionIds).toEqual(['77e6f17c-6e25-43e4-9d86-68b454eef945']);
@@ -45,7 +44,7 @@ describe('Claude stream-json translator, Qwen Code dialect (recorded frames of Q
   });
 
   it('recognises the prose refusal of an unknown --resume id that Qwen prints on stderr', () => {
-    const stderr = readFileSync(fixturePath('qwen-bogus-resume.stderr.txt'), 'utf8');
+    const stderr = streamJsonFixtures.text('qwen-bogus-resume.stderr.txt');
     expect(QWEN_CODE_DIALECT.resumeRejectedInProse?.test(stderr)).toBe(true);
     expect(QWEN_CODE_DIALECT.resumeRejectedInProse?.test('No conversation found with session ID: x')).toBe(false);
   });
@@ -60,7 +59,7 @@ describe('Claude stream-json translator, Qwen Code dialect (recorded frames of Q
 
   it('emits only messages the contract accepts', () => {
     for (const fixture of ['qwen-tool-call-then-text.jsonl', 'qwen-resumed-text.jsonl', 'qwen-cancelled.jsonl']) {
-      for (const message of replayFixture(fixture, QWEN_CODE_DIALECT).messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+      expectMessagesAcceptedByContract(replayFixture(fixture, QWEN_CODE_DIALECT).messages);
     }
   });
 });

@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { AgentMessage } from '@switchyard/contracts';
 import { DEFAULT_MOCK_MODEL, startMockModelServer, type MockModelServer } from '@switchyard/testing';
-import type { AgentRunResult, AgentSession } from '../backend/backend.types';
+import { collectRun, type CollectedRun } from '../backend/session-drain.spec-helper';
 import { processesWithEnvironment, realCli } from '../conformance/real-cli.spec-helper';
+import { stopDuringSlowAnswer } from '../conformance/slow-turn.spec-helper';
 import { createCodexAppServerBackend } from './codex-app-server.backend';
 import { writeCodexHome } from './codex-home.writer';
 
@@ -54,7 +54,7 @@ describe('Codex app-server adapter on the real Codex CLI', () => {
     };
   }
 
-  async function run(prompt: string, resumeSessionId?: string): Promise<{ session: AgentSession; messages: AgentMessage[]; result: AgentRunResult }> {
+  async function run(prompt: string, resumeSessionId?: string): Promise<CollectedRun> {
     const session = await backend.execute(prompt, {
       cwd: workDirectory,
       env: environment(),
@@ -62,9 +62,7 @@ describe('Codex app-server adapter on the real Codex CLI', () => {
       ...(resumeSessionId ? { resumeSessionId } : {}),
       timeouts: { idleMs: 30_000, totalMs: 60_000 },
     });
-    const messages: AgentMessage[] = [];
-    for await (const message of session.messages) messages.push(message);
-    return { session, messages, result: await session.result };
+    return collectRun(session);
   }
 
   it('runs a real tool call that writes the file, then reports final text, usage and the thread id', async () => {
@@ -100,37 +98,25 @@ describe('Codex app-server adapter on the real Codex CLI', () => {
     expect(messages).toEqual([{ type: 'error', code: 'codex_resume_rejected', message: 'no rollout found for thread id 00000000-0000-4000-8000-000000000000' }]);
   }, 30_000);
 
-  /** A run whose model is mid-way through a slow answer, with its messages being drained. */
-  async function startSlowTurn(marker: string): Promise<{ session: AgentSession; draining: Promise<void> }> {
+  /** Stops a run while its model is mid-way through a slow answer, its messages being drained. */
+  async function stopSlowTurn(marker: string, stop: 'cancel' | 'interrupt'): Promise<CollectedRun> {
     const session = await backend.execute(`Take your time [[scenario:slow 30000]] ${marker}`, {
       cwd: workDirectory,
       env: environment(),
       executable: realCli('codex'),
       timeouts: { idleMs: 30_000, totalMs: 60_000 },
     });
-    const draining = (async () => {
-      for await (const message of session.messages) void message;
-    })();
-    await server.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body).includes(marker), 30_000);
-    return { session, draining };
+    return stopDuringSlowAnswer({ session, server, isSlowRequest: (request) => JSON.stringify(request.body).includes(marker), waitMs: 30_000, stop });
   }
 
   it('interrupt ends the turn in-band and the process exits', async () => {
-    const { session, draining } = await startSlowTurn('interrupt me');
-
-    await session.interrupt!();
-    const result = await session.result;
-    await draining;
+    const { result } = await stopSlowTurn('interrupt me', 'interrupt');
 
     expect(result).toMatchObject({ status: 'failed', exitCode: 0, error: { code: 'cli_reported_failure', message: 'the turn was interrupted' } });
   }, 60_000);
 
   it('cancel during a slow turn ends the run and leaves no process behind', async () => {
-    const { session, draining } = await startSlowTurn('cancel me');
-
-    await session.cancel();
-    const result = await session.result;
-    await draining;
+    const { result } = await stopSlowTurn('cancel me', 'cancel');
 
     expect(result.status).toBe('cancelled');
     expect(processesWithEnvironment(`CODEX_HOME=${codexHome}`)).toEqual([]);

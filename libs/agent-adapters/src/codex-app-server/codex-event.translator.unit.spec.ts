@@ -1,46 +1,18 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { agentMessageSchema, type AgentMessage, type TokenUsage } from '@switchyard/contracts';
-import type { TranslatorContext, TranslatorResult } from '../backend/translator.types';
+import type { AgentMessage } from '@switchyard/contracts';
+import { expectMessagesAcceptedByContract, fixtureReader, replay as replayEvents, type TranslatorRecording } from '../backend/translator-replay.spec-helper';
 import { CODEX_ADAPTER_ID, createCodexEventTranslator } from './codex-event.translator';
-
-interface Replay {
-  readonly messages: AgentMessage[];
-  readonly sessionIds: string[];
-  readonly usage: TokenUsage[];
-  readonly results: TranslatorResult[];
-  readonly malformed: string[];
-}
 
 const FIXTURES = ['tool-call-then-text.jsonl', 'approval-request.jsonl', 'resumed-text.jsonl', 'bogus-resume.jsonl', 'interrupted-turn.jsonl'];
 
-function recordingContext(replayed: Replay): TranslatorContext {
-  return {
-    emit: (message) => replayed.messages.push(message),
-    reportSessionId: (sessionId) => replayed.sessionIds.push(sessionId),
-    reportUsage: (usage) => replayed.usage.push(usage),
-    reportResult: (result) => replayed.results.push(result),
-    reportResumeRejected: () => replayed.malformed.push('translator must leave resume rejection to the backend'),
-    markToolStarted: () => undefined,
-    markToolFinished: () => undefined,
-    reportMalformed: (reason) => replayed.malformed.push(reason),
-  };
-}
+const fixtures = fixtureReader(__dirname);
 
 /**
  * Replays stdout frames recorded from the real `codex app-server` 0.171.0 against the mock model
  * server. Lines shaped `{"direction":"sent",...}` are what the client wrote; they are skipped.
  */
-function replay(fixture: string): Replay {
-  const replayed: Replay = { messages: [], sessionIds: [], usage: [], results: [], malformed: [] };
-  const translate = createCodexEventTranslator(recordingContext(replayed));
-  const lines = readFileSync(path.join(__dirname, '__fixtures__', fixture), 'utf8').split('\n').filter(Boolean);
-  for (const line of lines) {
-    const frame = JSON.parse(line) as { direction?: string };
-    if (frame.direction === 'sent') continue;
-    translate(frame);
-  }
-  return replayed;
+function replay(fixture: string): TranslatorRecording {
+  const received = fixtures.jsonLines(fixture).filter((frame) => (frame as { direction?: string }).direction !== 'sent');
+  return replayEvents(createCodexEventTranslator, received);
 }
 
 const withoutUsage = (messages: readonly AgentMessage[]): AgentMessage[] => messages.filter((message) => message.type !== 'usage');
@@ -90,7 +62,7 @@ describe('Codex app-server translator (recorded frames of Codex 0.171.0)', () =>
 
   it('adopts nothing from a bogus resume: the error response is left to the backend', () => {
     const run = replay('bogus-resume.jsonl');
-    expect(run).toEqual({ messages: [], sessionIds: [], usage: [], results: [], malformed: [] });
+    expect(run).toEqual({ messages: [], sessionIds: [], usage: [], results: [], resumeRejected: 0, toolsStarted: [], toolsFinished: [], malformed: [] });
   });
 
   it('reports an interrupted turn as a failed result, emitting no partial text', () => {
@@ -102,20 +74,24 @@ describe('Codex app-server translator (recorded frames of Codex 0.171.0)', () =>
     expect(run.results).toEqual([{ status: 'failed', errorMessage: 'the turn was interrupted' }]);
   });
 
+  it('never reports a rejected resume itself: that is left to the backend', () => {
+    for (const fixture of FIXTURES) expect(replay(fixture).resumeRejected).toBe(0);
+  });
+
   it('emits only messages the contract accepts', () => {
     for (const fixture of FIXTURES) {
-      for (const message of replay(fixture).messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+      expectMessagesAcceptedByContract(replay(fixture).messages);
     }
   });
 
   it('reports a failed turn with its error once, and unknown notifications and items instead of dropping them', () => {
-    const replayed: Replay = { messages: [], sessionIds: [], usage: [], results: [], malformed: [] };
-    const translate = createCodexEventTranslator(recordingContext(replayed));
-    translate({ method: 'error', params: { error: { message: 'stream disconnected' }, willRetry: true, threadId: 't', turnId: 'u' } });
-    translate({ method: 'error', params: { error: { message: 'quota exceeded' }, willRetry: false, threadId: 't', turnId: 'u' } });
-    translate({ method: 'turn/completed', params: { threadId: 't', turn: { id: 'u', status: 'failed', error: { message: 'quota exceeded' } } } });
-    translate({ method: 'brand/new', params: {} });
-    translate({ method: 'item/completed', params: { item: { type: 'hologram', id: 'x' }, threadId: 't', turnId: 'u' } });
+    const replayed = replayEvents(createCodexEventTranslator, [
+      { method: 'error', params: { error: { message: 'stream disconnected' }, willRetry: true, threadId: 't', turnId: 'u' } },
+      { method: 'error', params: { error: { message: 'quota exceeded' }, willRetry: false, threadId: 't', turnId: 'u' } },
+      { method: 'turn/completed', params: { threadId: 't', turn: { id: 'u', status: 'failed', error: { message: 'quota exceeded' } } } },
+      { method: 'brand/new', params: {} },
+      { method: 'item/completed', params: { item: { type: 'hologram', id: 'x' }, threadId: 't', turnId: 'u' } },
+    ]);
 
     expect(replayed.messages).toEqual([
       { type: 'log', level: 'warn', text: 'codex will retry: stream disconnected' },
@@ -123,5 +99,6 @@ describe('Codex app-server translator (recorded frames of Codex 0.171.0)', () =>
     ]);
     expect(replayed.results).toEqual([{ status: 'failed', errorMessage: 'quota exceeded' }]);
     expect(replayed.malformed).toEqual(['unknown codex notification brand/new', 'unknown codex item type hologram']);
+    expect(replayed.resumeRejected).toBe(0);
   });
 });

@@ -1,55 +1,24 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { agentMessageSchema, type AgentMessage, type TokenUsage } from '@switchyard/contracts';
-import type { TranslatorContext, TranslatorResult } from '../backend/translator.types';
+import type { AgentMessage } from '@switchyard/contracts';
+import { expectMessagesAcceptedByContract, fixtureReader, replay, type TranslatorRecording } from '../backend/translator-replay.spec-helper';
 import { COPILOT_RESUME_REJECTED_PATTERN, createCopilotEventTranslator, type CopilotEventTranslatorOptions } from './copilot-event.translator';
 import { usageFromCopilotUsageFile } from './copilot-usage.reader';
 import type { CopilotUsageFile } from './copilot-wire.types';
 
-interface Replay {
-  readonly messages: AgentMessage[];
-  readonly sessionIds: string[];
-  readonly usage: TokenUsage[];
-  readonly results: TranslatorResult[];
-  readonly malformed: string[];
-}
+const fixtures = fixtureReader(__dirname);
 
-const fixture = (name: string): string => readFileSync(path.join(__dirname, '__fixtures__', name), 'utf8');
-
-function replayEvents(events: readonly unknown[], options: CopilotEventTranslatorOptions = {}): Replay {
-  const replayed: Replay = { messages: [], sessionIds: [], usage: [], results: [], malformed: [] };
-  const context: TranslatorContext = {
-    emit: (message) => replayed.messages.push(message),
-    reportSessionId: (sessionId) => replayed.sessionIds.push(sessionId),
-    reportUsage: (usage) => replayed.usage.push(usage),
-    reportResult: (result) => replayed.results.push(result),
-    reportResumeRejected: () => undefined,
-    markToolStarted: () => undefined,
-    markToolFinished: () => undefined,
-    reportMalformed: (reason) => replayed.malformed.push(reason),
-  };
-  const translate = createCopilotEventTranslator(context, options);
-  for (const event of events) translate(event);
-  return replayed;
-}
+const replayEvents = (events: readonly unknown[], options: CopilotEventTranslatorOptions = {}): TranslatorRecording =>
+  replay((context) => createCopilotEventTranslator(context, options), events);
 
 /** Replays stdout recorded from the real Copilot CLI 1.0.102 run offline against the mock model server. */
-const replay = (name: string, options: CopilotEventTranslatorOptions = {}): Replay =>
-  replayEvents(
-    fixture(name)
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as unknown),
-    options,
-  );
+const replayFixture = (name: string, options: CopilotEventTranslatorOptions = {}): TranslatorRecording => replayEvents(fixtures.jsonLines(name), options);
 
-const timeline = (run: Replay): AgentMessage[] => run.messages.filter((message) => message.type !== 'log');
+const timeline = (run: TranslatorRecording): AgentMessage[] => run.messages.filter((message) => message.type !== 'log');
 
 const RECORDED = ['tool-call-then-text.jsonl', 'resumed-text.jsonl', 'model-error.jsonl', 'aborted-by-sigterm.jsonl'];
 
 describe('Copilot JSONL translator (recorded frames of Copilot CLI 1.0.102)', () => {
   it('turns a shell tool call and the final answer into timeline messages, session and result', () => {
-    const run = replay('tool-call-then-text.jsonl');
+    const run = replayFixture('tool-call-then-text.jsonl');
     const sessionId = '59a933fa-1362-4d10-b8d2-16b12ff92598';
     const callId = 'call_1cd784ce04724c4aad390f22';
 
@@ -66,39 +35,39 @@ describe('Copilot JSONL translator (recorded frames of Copilot CLI 1.0.102)', ()
 
   it('announces the id it was started with on the first event, before the closing result', () => {
     const sessionId = '59a933fa-1362-4d10-b8d2-16b12ff92598';
-    const run = replay('tool-call-then-text.jsonl', { sessionId });
+    const run = replayFixture('tool-call-then-text.jsonl', { sessionId });
 
     expect(run.messages[0]).toEqual({ type: 'status', sessionId, state: 'started' });
     expect(run.sessionIds).toEqual([sessionId]);
   });
 
   it('keeps the session id of a resumed run', () => {
-    const run = replay('resumed-text.jsonl');
+    const run = replayFixture('resumed-text.jsonl');
     expect(run.sessionIds).toEqual(['59a933fa-1362-4d10-b8d2-16b12ff92598']);
     expect(timeline(run)).toContainEqual({ type: 'text', text: 'Mock model reply.' });
     expect(run.results).toEqual([{ status: 'completed' }]);
   });
 
   it('reports a model error as an error message and a failed result', () => {
-    const run = replay('model-error.jsonl');
+    const run = replayFixture('model-error.jsonl');
     expect(timeline(run)).toContainEqual({ type: 'error', code: 'copilot_query', message: '400 Mock model error scenario: HTTP 400.' });
     expect(run.results).toEqual([{ status: 'failed', errorMessage: '400 Mock model error scenario: HTTP 400.' }]);
   });
 
   it('reports no result for an interrupted run, although the CLI closes it with exit code 0', () => {
-    const run = replay('aborted-by-sigterm.jsonl');
+    const run = replayFixture('aborted-by-sigterm.jsonl');
     expect(run.results).toEqual([]);
     expect(run.sessionIds).toEqual(['ad094b3d-7ffd-4d31-a78e-a3b58d69f5d6']);
     expect(run.messages).toContainEqual({ type: 'log', level: 'info', text: 'copilot aborted the turn' });
   });
 
   it('recognises the prose of a refused resume', () => {
-    expect(COPILOT_RESUME_REJECTED_PATTERN.test(fixture('bogus-resume.stderr.txt'))).toBe(true);
+    expect(COPILOT_RESUME_REJECTED_PATTERN.test(fixtures.text('bogus-resume.stderr.txt'))).toBe(true);
   });
 
   it('emits only messages the contract accepts', () => {
     for (const name of RECORDED) {
-      for (const message of replay(name).messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+      expectMessagesAcceptedByContract(replayFixture(name).messages);
     }
   });
 
@@ -130,11 +99,11 @@ describe('Copilot JSONL translator (recorded frames of Copilot CLI 1.0.102)', ()
       { type: 'status', sessionId: 's-1', state: 'started' },
     ]);
     expect(run.usage.at(-1)).toEqual({ model: 'gpt-5.4', inputTokens: 150, outputTokens: 14, cacheReadTokens: 5, cacheWriteTokens: 0 });
-    for (const message of run.messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+    expectMessagesAcceptedByContract(run.messages);
   });
 
   it('reads token totals per model from the --usage-output-file snapshot', () => {
-    const file = JSON.parse(fixture('usage-output-file.json')) as CopilotUsageFile;
+    const file = JSON.parse(fixtures.text('usage-output-file.json')) as CopilotUsageFile;
     expect(usageFromCopilotUsageFile(file)).toEqual([{ model: 'gpt-5.4', inputTokens: 12948, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }]);
   });
 

@@ -1,10 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { agentMessageSchema, type AgentMessage } from '@switchyard/contracts';
+import type { AgentMessage } from '@switchyard/contracts';
 import type { AgentSession, BackendExecuteOptions } from '../backend/backend.types';
 import { isProcessAlive } from '../backend/fake-cli.spec-helper';
+import { collectMessages } from '../backend/session-drain.spec-helper';
+import { expectMessagesAcceptedByContract, fixtureReader } from '../backend/translator-replay.spec-helper';
 import { createCopilotJsonlBackend } from './copilot-jsonl.backend';
 
 const FAKE_COPILOT = path.join(__dirname, '__fixtures__', 'fake-copilot.js');
@@ -31,29 +33,21 @@ function run(steps: readonly Step[], overrides: Partial<BackendExecuteOptions> =
   });
 }
 
-async function collect(session: AgentSession): Promise<AgentMessage[]> {
-  const messages: AgentMessage[] = [];
-  for await (const message of session.messages) messages.push(message);
-  return messages;
-}
-
 const argsOf = (messages: readonly AgentMessage[]): string[] => {
   const line = messages.find((message) => message.type === 'log' && message.text.startsWith('copilot: ["'));
   return JSON.parse((line as { text: string }).text.slice('copilot: '.length)) as string[];
 };
 
-const recorded = (name: string): Step[] =>
-  readFileSync(path.join(__dirname, '__fixtures__', name), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => ({ print: JSON.parse(line) as unknown }));
+const fixtures = fixtureReader(__dirname);
+
+const recorded = (name: string): Step[] => fixtures.jsonLines(name).map((event) => ({ print: event }));
 
 const USAGE_FILE = { modelMetrics: { 'gpt-5.4': { usage: { inputTokens: 26019, outputTokens: 41, cacheReadTokens: 0, cacheWriteTokens: 0 } } } };
 
 describe('Copilot JSONL backend (fake copilot script)', () => {
   it('completes a recorded run, with the launch flags, the usage file and the session id', async () => {
     const session = await run([{ printArgs: true }, ...recorded('tool-call-then-text.jsonl'), { writeUsageFile: USAGE_FILE }, { exit: 0 }], { model: 'gpt-5.4' });
-    const messages = await collect(session);
+    const messages = await collectMessages(session);
     const result = await session.result;
 
     const args = argsOf(messages);
@@ -71,12 +65,12 @@ describe('Copilot JSONL backend (fake copilot script)', () => {
     });
     expect(result.usage).toEqual([{ model: 'gpt-5.4', inputTokens: 26019, outputTokens: 41, cacheReadTokens: 0, cacheWriteTokens: 0 }]);
     expect(readdirSync(usageFileDirectory)).toEqual([]);
-    for (const message of messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+    expectMessagesAcceptedByContract(messages);
   });
 
   it('passes the resume id instead of minting one', async () => {
     const session = await run([{ printArgs: true }, ...recorded('resumed-text.jsonl'), { exit: 0 }], { resumeSessionId: SESSION_ID });
-    const messages = await collect(session);
+    const messages = await collectMessages(session);
     const args = argsOf(messages);
 
     expect(args[args.indexOf('--resume') + 1]).toBe(SESSION_ID);
@@ -94,7 +88,7 @@ describe('Copilot JSONL backend (fake copilot script)', () => {
       const total = { modelMetrics: { 'gpt-5.4': { usage: { inputTokens: 38044, outputTokens: 55 } } } };
       const steps = [...recorded('resumed-text.jsonl'), { writeUsageFile: total }, { exit: 0 }];
       const session = await run(steps, { resumeSessionId: SESSION_ID, env: { FAKE_COPILOT_STEPS: JSON.stringify(steps), HOME: home } });
-      await collect(session);
+      await collectMessages(session);
       expect((await session.result).usage).toEqual([{ model: 'gpt-5.4', inputTokens: 12044, outputTokens: 15 }]);
     } finally {
       await rm(home, { recursive: true, force: true });
@@ -104,13 +98,13 @@ describe('Copilot JSONL backend (fake copilot script)', () => {
   it('reads a refused resume from stderr', async () => {
     const refusal = "Error: No session, task, or name matched '00000000-0000-4000-8000-000000000000'.";
     const session = await run([{ stderr: refusal }, { exit: 1 }], { resumeSessionId: '00000000-0000-4000-8000-000000000000' });
-    await collect(session);
+    await collectMessages(session);
     expect(await session.result).toMatchObject({ status: 'failed', resumeRejected: true, error: { code: 'resume_rejected' } });
   });
 
   it('fails a run that exits non-zero without a result', async () => {
     const session = await run([...recorded('tool-call-then-text.jsonl').slice(0, 12), { stderr: 'boom' }, { exit: 3 }]);
-    await collect(session);
+    await collectMessages(session);
     const result = await session.result;
     expect(result).toMatchObject({ status: 'failed', exitCode: 3, toolRan: true, error: { code: 'cli_exited_nonzero' } });
     expect(result.error?.stderrTail).toContain('boom');
@@ -118,7 +112,7 @@ describe('Copilot JSONL backend (fake copilot script)', () => {
 
   it('fails a run whose result reports the model error', async () => {
     const session = await run([...recorded('model-error.jsonl'), { exit: 1 }]);
-    await collect(session);
+    await collectMessages(session);
     expect(await session.result).toMatchObject({ status: 'failed', error: { code: 'cli_reported_failure', message: '400 Mock model error scenario: HTTP 400.' } });
   });
 

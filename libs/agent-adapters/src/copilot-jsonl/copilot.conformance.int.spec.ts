@@ -2,10 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { agentMessageSchema, type AgentMessage } from '@switchyard/contracts';
-import { DEFAULT_MOCK_MODEL, estimateTokens, startMockModelServer, type MockModelServer } from '@switchyard/testing';
-import type { AgentRunResult, AgentSession, BackendExecuteOptions } from '../backend/backend.types';
+import { DEFAULT_MOCK_MODEL, estimateTokens } from '@switchyard/testing';
+import type { BackendExecuteOptions } from '../backend/backend.types';
+import { collectRun, type CollectedRun } from '../backend/session-drain.spec-helper';
+import { expectMessagesAcceptedByContract } from '../backend/translator-replay.spec-helper';
+import { useMockModelWorkspace } from '../conformance/mock-model-workspace.spec-helper';
 import { processesWithEnvironment, realCli } from '../conformance/real-cli.spec-helper';
+import { stopDuringSlowAnswer } from '../conformance/slow-turn.spec-helper';
 import { createCopilotJsonlBackend } from './copilot-jsonl.backend';
 import { copilotEnvironment } from './copilot.environment';
 
@@ -13,16 +16,11 @@ const BOGUS_SESSION_ID = '00000000-0000-4000-8000-000000000000';
 
 /** The real GitHub Copilot CLI (tests/agent-clis) against our mock Chat Completions API on 127.0.0.1. */
 describe('Copilot JSONL adapter on the real Copilot CLI', () => {
-  let server: MockModelServer;
-  let home: string;
-  let workDirectory: string;
+  const workspace = useMockModelWorkspace('copilot');
   let usageFileDirectory: string;
   let backend: ReturnType<typeof createCopilotJsonlBackend>;
 
   beforeAll(async () => {
-    server = await startMockModelServer({});
-    home = await mkdtemp(path.join(tmpdir(), 'switchyard-copilot-home-'));
-    workDirectory = await mkdtemp(path.join(tmpdir(), 'switchyard-copilot-work-'));
     usageFileDirectory = await mkdtemp(path.join(tmpdir(), 'switchyard-copilot-usage-'));
     backend = createCopilotJsonlBackend({ usageFileDirectory });
     // The first launch unpacks the CLI's package into ~/.cache/copilot; let that happen here.
@@ -30,17 +28,16 @@ describe('Copilot JSONL adapter on the real Copilot CLI', () => {
     expect(first.result.status).toBe('completed');
   }, 180_000);
   afterAll(async () => {
-    await server?.stop();
-    for (const directory of [home, workDirectory, usageFileDirectory]) if (directory) await rm(directory, { recursive: true, force: true });
+    if (usageFileDirectory) await rm(usageFileDirectory, { recursive: true, force: true });
   });
 
   function executeOptions(resumeSessionId?: string): BackendExecuteOptions {
     return {
-      cwd: workDirectory,
+      cwd: workspace.workDirectory,
       env: {
         PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-        HOME: home,
-        ...copilotEnvironment({ baseUrl: `${server.url}/v1`, apiKey: 'sk-mock-not-a-secret', model: DEFAULT_MOCK_MODEL }),
+        HOME: workspace.home,
+        ...copilotEnvironment({ baseUrl: `${workspace.server.url}/v1`, apiKey: 'sk-mock-not-a-secret', model: DEFAULT_MOCK_MODEL }),
       },
       executable: realCli('copilot'),
       ...(resumeSessionId ? { resumeSessionId } : {}),
@@ -48,21 +45,19 @@ describe('Copilot JSONL adapter on the real Copilot CLI', () => {
     };
   }
 
-  async function run(prompt: string, resumeSessionId?: string): Promise<{ session: AgentSession; messages: AgentMessage[]; result: AgentRunResult }> {
+  async function run(prompt: string, resumeSessionId?: string): Promise<CollectedRun> {
     const session = await backend.execute(prompt, executeOptions(resumeSessionId));
-    const messages: AgentMessage[] = [];
-    for await (const message of session.messages) messages.push(message);
-    return { session, messages, result: await session.result };
+    return collectRun(session);
   }
 
   it('runs a real tool call that writes the file, then reports final text, usage and the session id', async () => {
-    const target = path.join(workDirectory, 'written-by-copilot.txt');
+    const target = path.join(workspace.workDirectory, 'written-by-copilot.txt');
     const { messages, result } = await run(`Write the file [[scenario:tool-write-file ${target} hello from the mock]]`);
 
     expect(readFileSync(target, 'utf8')).toBe('hello from the mock');
     expect(messages.filter((message) => message.type !== 'log').map((message) => message.type)).toEqual(['status', 'tool-use', 'tool-result', 'text']);
     expect(messages).toContainEqual(expect.objectContaining({ type: 'tool-result', tool: 'bash', status: 'ok' }));
-    for (const message of messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+    expectMessagesAcceptedByContract(messages);
     expect(result).toMatchObject({ status: 'completed', toolRan: true, resumeRejected: false, exitCode: 0 });
     expect(result.output).toContain('Mock model final answer');
     expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -90,19 +85,17 @@ describe('Copilot JSONL adapter on the real Copilot CLI', () => {
   });
 
   it('cancel during a slow turn ends the run as cancelled and leaves no process behind', async () => {
-    const session = await backend.execute('Take your time [[scenario:slow 30000]]', executeOptions());
-    const draining = (async () => {
-      for await (const message of session.messages) void message;
-    })();
-    const slow = await server.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body).includes('Take your time'), 60_000);
-
-    await session.cancel();
-    const result = await session.result;
-    await draining;
+    const { result, slowRequest: slow } = await stopDuringSlowAnswer({
+      session: await backend.execute('Take your time [[scenario:slow 30000]]', executeOptions()),
+      server: workspace.server,
+      isSlowRequest: (request) => JSON.stringify(request.body).includes('Take your time'),
+      waitMs: 60_000,
+      stop: 'cancel',
+    });
 
     expect(result.status).toBe('cancelled');
-    await server.waitForRequest((request) => request.sequence === slow.sequence && request.outcome === 'client-disconnected', 10_000);
-    expect(processesWithEnvironment(`HOME=${home}`)).toEqual([]);
-    expect(existsSync(workDirectory)).toBe(true);
+    await workspace.server.waitForRequest((request) => request.sequence === slow.sequence && request.outcome === 'client-disconnected', 10_000);
+    expect(processesWithEnvironment(`HOME=${workspace.home}`)).toEqual([]);
+    expect(existsSync(workspace.workDirectory)).toBe(true);
   });
 });

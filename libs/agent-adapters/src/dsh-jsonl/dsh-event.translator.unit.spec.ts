@@ -1,47 +1,27 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { agentMessageSchema, type AgentMessage, type TokenUsage } from '@switchyard/contracts';
-import type { TranslatorContext, TranslatorResult } from '../backend/translator.types';
+import { createRecordingContext, expectMessagesAcceptedByContract, fixtureReader, replay as replayEvents, type TranslatorRecording } from '../backend/translator-replay.spec-helper';
 import { buildDshCancelCommand, buildDshExecuteCommand, DshInvalidModelError, parseDshModelId } from './dsh-command.builder';
 import { createDshEventTranslator, type DshEventTranslatorOptions } from './dsh-event.translator';
 
-interface Replay {
-  readonly messages: AgentMessage[];
-  readonly sessionIds: string[];
-  readonly usage: TokenUsage[];
-  readonly results: TranslatorResult[];
-  readonly malformed: string[];
-  readonly hooks: string[];
-  resumeRejected: number;
-}
-
-const FIXTURES = path.join(__dirname, '__fixtures__');
+const fixtures = fixtureReader(__dirname);
 
 /**
  * Replays hand-written frames: no DSH build is public, so they follow the frame shapes of the public
  * client (multica-ai/multica `server/pkg/agent/dsh.go`), not a recording.
  */
-function replay(fixture: string, options: Partial<DshEventTranslatorOptions> = {}): Replay {
-  const replayed: Replay = { messages: [], sessionIds: [], usage: [], results: [], malformed: [], hooks: [], resumeRejected: 0 };
-  const context: TranslatorContext = {
-    emit: (message) => replayed.messages.push(message),
-    reportSessionId: (sessionId) => replayed.sessionIds.push(sessionId),
-    reportUsage: (usage) => replayed.usage.push(usage),
-    reportResult: (result) => replayed.results.push(result),
-    reportResumeRejected: () => (replayed.resumeRejected += 1),
-    markToolStarted: () => undefined,
-    markToolFinished: () => undefined,
-    reportMalformed: (reason) => replayed.malformed.push(reason),
-  };
-  const translate = createDshEventTranslator(context, {
-    requestId: 'req-1',
-    onReady: () => replayed.hooks.push('ready'),
-    onCancelled: () => replayed.hooks.push('cancelled'),
-    onProtocolFailure: () => replayed.hooks.push('protocol-failure'),
-    ...options,
-  });
-  for (const line of readFileSync(path.join(FIXTURES, fixture), 'utf8').split('\n').filter(Boolean)) translate(JSON.parse(line));
-  return replayed;
+function replay(fixture: string, options: Partial<DshEventTranslatorOptions> = {}): TranslatorRecording & { readonly hooks: string[] } {
+  const hooks: string[] = [];
+  const recording = replayEvents(
+    (context) =>
+      createDshEventTranslator(context, {
+        requestId: 'req-1',
+        onReady: () => hooks.push('ready'),
+        onCancelled: () => hooks.push('cancelled'),
+        onProtocolFailure: () => hooks.push('protocol-failure'),
+        ...options,
+      }),
+    fixtures.jsonLines(fixture),
+  );
+  return { ...recording, hooks };
 }
 
 describe('DSH event translator (hand-written frames after the public client)', () => {
@@ -75,12 +55,12 @@ describe('DSH event translator (hand-written frames after the public client)', (
   });
 
   it('does not adopt the rejected id when a session frame says the resume was rejected', () => {
-    const context = collectingContext();
-    const translate = createDshEventTranslator(context.context, { requestId: 'req-1', resumeSessionId: 'old' });
+    const { recording, context } = createRecordingContext();
+    const translate = createDshEventTranslator(context, { requestId: 'req-1', resumeSessionId: 'old' });
     translate({ v: 1, type: 'session', request_id: 'req-1', session_id: 'old', resume_rejected: true });
     translate({ v: 1, type: 'session', request_id: 'req-1', session_id: 'fresh', resumed: false });
-    expect(context.resumeRejected).toBe(1);
-    expect(context.sessionIds).toEqual(['fresh']);
+    expect(recording.resumeRejected).toBe(1);
+    expect(recording.sessionIds).toEqual(['fresh']);
   });
 
   it('leaves a cancelled request to the backend instead of reporting a failure', () => {
@@ -128,8 +108,8 @@ describe('DSH event translator (hand-written frames after the public client)', (
   });
 
   it('emits only messages the contract accepts', () => {
-    for (const fixture of readdirSync(FIXTURES).filter((name) => name.endsWith('.jsonl'))) {
-      for (const message of replay(fixture).messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+    for (const fixture of fixtures.names().filter((name) => name.endsWith('.jsonl'))) {
+      expectMessagesAcceptedByContract(replay(fixture).messages);
     }
   });
 });
@@ -163,26 +143,3 @@ describe('DSH commands', () => {
     for (const bad of ['claude', '/claude', 'openai/', 'bad%zz/model']) expect(() => parseDshModelId(bad)).toThrow(DshInvalidModelError);
   });
 });
-
-function collectingContext(): { context: TranslatorContext; sessionIds: string[]; resumeRejected: number } {
-  const collected = { sessionIds: [] as string[], resumeRejected: 0 };
-  const context: TranslatorContext = {
-    emit: () => undefined,
-    reportSessionId: (sessionId) => collected.sessionIds.push(sessionId),
-    reportUsage: () => undefined,
-    reportResult: () => undefined,
-    reportResumeRejected: () => (collected.resumeRejected += 1),
-    markToolStarted: () => undefined,
-    markToolFinished: () => undefined,
-    reportMalformed: () => undefined,
-  };
-  return {
-    context,
-    get sessionIds() {
-      return collected.sessionIds;
-    },
-    get resumeRejected() {
-      return collected.resumeRejected;
-    },
-  };
-}

@@ -2,9 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { agentMessageSchema, type AgentMessage } from '@switchyard/contracts';
-import type { AgentRunResult, AgentSession } from '../backend/backend.types';
+import type { AgentMessage } from '@switchyard/contracts';
+import type { AgentSession } from '../backend/backend.types';
 import { isProcessAlive } from '../backend/fake-cli.spec-helper';
+import { collectRun } from '../backend/session-drain.spec-helper';
+import { expectMessagesAcceptedByContract } from '../backend/translator-replay.spec-helper';
 import { createDshBackend, type DshBackendOptions } from './dsh-jsonl.backend';
 import type { DshExecuteCommand } from './dsh-wire.types';
 
@@ -59,20 +61,14 @@ describe('DSH backend (scripted DSH)', () => {
     return { session, seen: () => JSON.parse(readFileSync(recordFile, 'utf8')) as SeenByDsh };
   }
 
-  async function drain(session: AgentSession): Promise<{ messages: AgentMessage[]; result: AgentRunResult }> {
-    const messages: AgentMessage[] = [];
-    for await (const message of session.messages) messages.push(message);
-    return { messages, result: await session.result };
-  }
-
   it('completes with text, a tool call, usage and the session id, after sending one execute frame', async () => {
     const run = start({}, { model: 'mock/mock-1', backend: { reasoningEffort: 'high', mcpServers: [{ name: 'files', transport: 'stdio', command: 'mcp-files' }] } });
-    const { messages, result } = await drain(await run.session);
+    const { messages, result } = await collectRun(await run.session);
 
     expect(result).toMatchObject({ status: 'completed', output: 'There is one file: README.md.', sessionId: 'dsh-session-1', toolRan: true, resumeRejected: false, exitCode: 0 });
     expect(result.usage).toEqual([{ provider: 'mock', model: 'mock-1', inputTokens: 30, outputTokens: 7, cacheReadTokens: 4, cacheWriteTokens: 0 }]);
     expect(messages.filter((message) => message.type !== 'log').map((message) => message.type)).toEqual(['status', 'thinking', 'tool-use', 'tool-result', 'text']);
-    for (const message of messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+    expectMessagesAcceptedByContract(messages);
 
     const seen = run.seen();
     expect(seen.argv).toEqual(['--profile', 'test-profile', '--stdio']);
@@ -92,21 +88,21 @@ describe('DSH backend (scripted DSH)', () => {
 
   it('holds the execute frame until DSH is ready', async () => {
     const run = start({ readyAfterMs: 150 });
-    const { result } = await drain(await run.session);
+    const { result } = await collectRun(await run.session);
     expect(result.status).toBe('completed');
     expect(run.seen().events.slice(0, 2)).toEqual(['sent ready', 'received execute']);
   });
 
   it('sends the request anyway when DSH never says ready', async () => {
     const run = start({ noReady: true }, { backend: { readyTimeoutMs: 100 } });
-    const { messages, result } = await drain(await run.session);
+    const { messages, result } = await collectRun(await run.session);
     expect(result.status).toBe('completed');
     expect(messages).toContainEqual({ type: 'log', level: 'warn', text: 'dsh sent no ready frame within 100 ms; sending the request anyway' });
   });
 
   it('resumes a known session', async () => {
     const run = start({}, { resumeSessionId: 'dsh-session-1' });
-    const { messages, result } = await drain(await run.session);
+    const { messages, result } = await collectRun(await run.session);
     expect(result).toMatchObject({ status: 'completed', sessionId: 'dsh-session-1', resumeRejected: false });
     expect(messages).toContainEqual({ type: 'status', sessionId: 'dsh-session-1', state: 'resumed' });
     expect(run.seen().frames[0]).toMatchObject({ type: 'execute', resume_session_id: 'dsh-session-1' });
@@ -114,7 +110,7 @@ describe('DSH backend (scripted DSH)', () => {
 
   it('reports an unknown resume id as a rejected resume that ran no tool', async () => {
     const run = start({}, { resumeSessionId: 'gone-session' });
-    const { result } = await drain(await run.session);
+    const { result } = await collectRun(await run.session);
     expect(result).toMatchObject({ status: 'failed', resumeRejected: true, toolRan: false, error: { code: 'resume_rejected' } });
     expect(result.error?.message).toContain('no session gone-session');
   });
@@ -153,7 +149,7 @@ describe('DSH backend (scripted DSH)', () => {
 
   it('fails with a clear error, before sending the request, when ready advertises another protocol version', async () => {
     const run = start({ protocolVersion: 2 });
-    const { messages, result } = await drain(await run.session);
+    const { messages, result } = await collectRun(await run.session);
 
     expect(result).toMatchObject({ status: 'failed', error: { code: 'protocol_version_unsupported' } });
     expect(result.error?.message).toBe('dsh_protocol_version_unsupported: DSH is ready with protocol version 2, this client speaks version 1');
@@ -163,7 +159,7 @@ describe('DSH backend (scripted DSH)', () => {
 
   it('fails with a clear error when DSH frames carry another version', async () => {
     const run = start({ frameVersion: 2 });
-    const { result } = await drain(await run.session);
+    const { result } = await collectRun(await run.session);
     expect(result).toMatchObject({ status: 'failed', error: { code: 'protocol_version_unsupported' } });
     expect(result.error?.message).toMatch(/^dsh_protocol_version_unsupported: DSH sent a ready frame of protocol version 2/);
     expect(run.seen().frames).toEqual([]);
@@ -171,7 +167,7 @@ describe('DSH backend (scripted DSH)', () => {
 
   it('counts a frame of another request as malformed and goes on', async () => {
     const run = start({ foreignFrame: true });
-    const { messages, result } = await drain(await run.session);
+    const { messages, result } = await collectRun(await run.session);
     expect(result).toMatchObject({ status: 'completed', diagnostics: { malformedLines: 1 } });
     expect(messages).toContainEqual(expect.objectContaining({ type: 'log', level: 'warn', text: expect.stringContaining('another request someone-else') as string }));
   });

@@ -1,48 +1,26 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { agentMessageSchema, type AgentMessage, type TokenUsage } from '@switchyard/contracts';
-import type { TranslatorContext, TranslatorResult } from '../backend/translator.types';
+import { expectMessagesAcceptedByContract, fixtureReader, replay, type TranslatorRecording } from '../backend/translator-replay.spec-helper';
 import { createOpenClawDocumentAssembler } from './openclaw-document.assembler';
 import { createOpenClawEventTranslator, type OpenClawEventTranslatorOptions } from './openclaw-event.translator';
 import { openClawMessage } from './openclaw-jsonl.backend';
 
-interface Replay {
-  readonly messages: AgentMessage[];
-  readonly sessionIds: string[];
-  readonly usage: TokenUsage[];
-  readonly results: TranslatorResult[];
-  readonly toolsStarted: string[];
-  readonly malformed: string[];
-}
+const fixtures = fixtureReader(__dirname);
 
 /** Feeds stdout text line by line, as the session does with `lineFormat: 'text'`. */
-function replayText(stdout: string, options: OpenClawEventTranslatorOptions = {}): Replay {
-  const replayed: Replay = { messages: [], sessionIds: [], usage: [], results: [], toolsStarted: [], malformed: [] };
-  const context: TranslatorContext = {
-    emit: (message) => replayed.messages.push(message),
-    reportSessionId: (sessionId) => replayed.sessionIds.push(sessionId),
-    reportUsage: (usage) => replayed.usage.push(usage),
-    reportResult: (result) => replayed.results.push(result),
-    reportResumeRejected: () => undefined,
-    markToolStarted: (callId) => replayed.toolsStarted.push(callId),
-    markToolFinished: () => undefined,
-    reportMalformed: (reason) => replayed.malformed.push(reason),
-  };
-  const translate = createOpenClawEventTranslator(context, options);
-  for (const line of stdout.split('\n').filter((text) => text.trim() !== '')) translate(line);
-  return replayed;
-}
+const replayText = (stdout: string, options: OpenClawEventTranslatorOptions = {}): TranslatorRecording =>
+  replay(
+    (context) => createOpenClawEventTranslator(context, options),
+    stdout.split('\n').filter((text) => text.trim() !== ''),
+  );
 
 /** Replays stdout recorded from the real openclaw 2026.9.6 (`agent --local --json`) run offline against the mock model server. */
-const replay = (name: string, options: OpenClawEventTranslatorOptions = {}): Replay =>
-  replayText(readFileSync(path.join(__dirname, '__fixtures__', name), 'utf8'), options);
+const replayFixture = (name: string, options: OpenClawEventTranslatorOptions = {}): TranslatorRecording => replayText(fixtures.text(name), options);
 
 const RECORDED = ['tool-call-then-text.json', 'resumed-text.json', 'timed-out-tool-loop.json'];
 
 describe('OpenClaw agent --json translator (recorded replies of openclaw 2026.9.6)', () => {
   it('turns the reply of a run with a shell call into text, usage, tool activity, session and result', () => {
     const sessionId = '5a1e2d4c-1111-4222-8333-444455556666';
-    const run = replay('tool-call-then-text.json', { sessionId });
+    const run = replayFixture('tool-call-then-text.json', { sessionId });
 
     expect(run.messages).toEqual([
       { type: 'status', sessionId, state: 'started' },
@@ -58,14 +36,14 @@ describe('OpenClaw agent --json translator (recorded replies of openclaw 2026.9.
   });
 
   it('reads the session id from the reply when none was given', () => {
-    const run = replay('resumed-text.json');
+    const run = replayFixture('resumed-text.json');
     expect(run.sessionIds).toEqual(['5a1e2d4c-1111-4222-8333-444455556666']);
     expect(run.toolsStarted).toEqual([]);
     expect(run.results).toEqual([{ status: 'completed', output: 'Mock model reply.' }]);
   });
 
   it('fails a run that left only an error payload (a timeout in the middle of a tool loop)', () => {
-    const run = replay('timed-out-tool-loop.json');
+    const run = replayFixture('timed-out-tool-loop.json');
     expect(run.messages).toContainEqual({ type: 'error', code: 'openclaw_reply_error', message: '⚠️ Exec failed' });
     expect(run.results).toEqual([{ status: 'failed', errorMessage: '⚠️ Exec failed' }]);
     expect(run.toolsStarted).toEqual(['openclaw-tool-summary']);
@@ -73,7 +51,7 @@ describe('OpenClaw agent --json translator (recorded replies of openclaw 2026.9.
 
   it('emits only messages the contract accepts', () => {
     for (const name of RECORDED) {
-      for (const message of replay(name, { sessionId: 's-1' }).messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+      expectMessagesAcceptedByContract(replayFixture(name, { sessionId: 's-1' }).messages);
     }
   });
 
@@ -102,9 +80,7 @@ describe('OpenClaw agent --json translator (recorded replies of openclaw 2026.9.
       { type: 'thinking', text: 'Thinking...' },
       { type: 'text', text: 'Answer.' },
     ]);
-    for (const message of [failure, gateway, timedOut, aborted, withError, reasoning].flatMap((run) => run.messages)) {
-      expect(agentMessageSchema.safeParse(message).success).toBe(true);
-    }
+    expectMessagesAcceptedByContract([failure, gateway, timedOut, aborted, withError, reasoning].flatMap((run) => run.messages));
   });
 
   it('reports text outside a JSON document and a document that is no reply, instead of dropping them', () => {

@@ -1,9 +1,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { agentMessageSchema, type AgentMessage } from '@switchyard/contracts';
 import type { AgentSession, BackendExecuteOptions } from '../backend/backend.types';
 import { isProcessAlive } from '../backend/fake-cli.spec-helper';
+import { collectMessages } from '../backend/session-drain.spec-helper';
+import { expectMessagesAcceptedByContract } from '../backend/translator-replay.spec-helper';
 import { createOpenClawJsonlBackend, type OpenClawJsonlBackendOptions } from './openclaw-jsonl.backend';
 
 const FAKE_OPENCLAW = path.join(__dirname, '__fixtures__', 'fake-openclaw.js');
@@ -30,22 +31,16 @@ function run(steps: readonly Step[], overrides: Partial<BackendExecuteOptions> =
   });
 }
 
-async function collect(session: AgentSession): Promise<AgentMessage[]> {
-  const messages: AgentMessage[] = [];
-  for await (const message of session.messages) messages.push(message);
-  return messages;
-}
-
 async function launchArgs(steps: readonly Step[], overrides: Partial<BackendExecuteOptions>, backendOptions: OpenClawJsonlBackendOptions): Promise<{ args: string[]; session: AgentSession }> {
   const session = await run([{ printArgs: true }, { exit: 0 }, ...steps], overrides, backendOptions);
-  const text = (await collect(session)).find((message) => message.type === 'text');
+  const text = (await collectMessages(session)).find((message) => message.type === 'text');
   return { args: JSON.parse((text as { text: string }).text) as string[], session };
 }
 
 describe('OpenClaw agent --json backend (fake openclaw script)', () => {
   it('completes a recorded reply printed over many lines, with the minted session id reported at once', async () => {
     const session = await run([{ stderr: '[agent/embedded] diagnostics' }, { sleep: 50 }, { printFixture: 'tool-call-then-text.json' }, { exit: 0 }]);
-    const messages = await collect(session);
+    const messages = await collectMessages(session);
     const result = await session.result;
 
     expect(messages[0]).toMatchObject({ type: 'status', state: 'started' });
@@ -56,7 +51,7 @@ describe('OpenClaw agent --json backend (fake openclaw script)', () => {
     expect(result.sessionId).toBe('5a1e2d4c-1111-4222-8333-444455556666');
     expect(result.usage).toEqual([{ provider: 'mock', model: 'mock-model', inputTokens: 29625, outputTokens: 25, cacheReadTokens: 0, cacheWriteTokens: 0 }]);
     expect(result.diagnostics).toMatchObject({ malformedLines: 0 });
-    for (const message of messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+    expectMessagesAcceptedByContract(messages);
   });
 
   it('launches agent --local --json with a minted session id and the brief before the prompt', async () => {
@@ -76,7 +71,7 @@ describe('OpenClaw agent --json backend (fake openclaw script)', () => {
 
   it('fails a run that exits non-zero without a reply', async () => {
     const session = await run([{ stderr: 'Error: provider unreachable' }, { exit: 1 }]);
-    await collect(session);
+    await collectMessages(session);
     const result = await session.result;
     expect(result).toMatchObject({ status: 'failed', exitCode: 1, error: { code: 'cli_exited_nonzero' } });
     expect(result.error?.stderrTail).toContain('provider unreachable');
@@ -84,7 +79,7 @@ describe('OpenClaw agent --json backend (fake openclaw script)', () => {
 
   it('fails a run whose reply says it failed, although the CLI exits 0', async () => {
     const session = await run([{ printFixture: 'timed-out-tool-loop.json' }, { exit: 0 }]);
-    await collect(session);
+    await collectMessages(session);
     expect(await session.result).toMatchObject({ status: 'failed', toolRan: true, error: { code: 'cli_reported_failure', message: '⚠️ Exec failed' } });
   });
 

@@ -1,43 +1,20 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { agentMessageSchema, type AgentMessage, type TokenUsage } from '@switchyard/contracts';
-import type { TranslatorContext, TranslatorResult } from '../backend/translator.types';
+import { createRecordingContext, expectMessagesAcceptedByContract, fixtureReader, type TranslatorRecording } from '../backend/translator-replay.spec-helper';
 import { createOpenCodeEventTranslator, OPENCODE_RESUME_REJECTED, type OpenCodeRunVerdict, type OpenCodeTranslatorOptions } from './opencode-event.translator';
 
-interface Replay {
-  readonly messages: AgentMessage[];
-  readonly sessionIds: string[];
-  readonly usage: TokenUsage[];
-  readonly results: TranslatorResult[];
-  readonly malformed: string[];
-  readonly verdict: OpenCodeRunVerdict;
-}
+const fixtures = fixtureReader(__dirname);
 
-const fixtureLines = (fixture: string): string[] =>
-  readFileSync(path.join(__dirname, '__fixtures__', fixture), 'utf8').split('\n').filter(Boolean);
-
-function replay(lines: readonly string[], options: OpenCodeTranslatorOptions = { model: 'switchyard/mock-model' }): Replay {
-  const replayed = { messages: [] as AgentMessage[], sessionIds: [] as string[], usage: [] as TokenUsage[], results: [] as TranslatorResult[], malformed: [] as string[] };
-  const context: TranslatorContext = {
-    emit: (message) => replayed.messages.push(message),
-    reportSessionId: (sessionId) => replayed.sessionIds.push(sessionId),
-    reportUsage: (usage) => replayed.usage.push(usage),
-    reportResult: (result) => replayed.results.push(result),
-    reportResumeRejected: () => undefined,
-    markToolStarted: () => undefined,
-    markToolFinished: () => undefined,
-    reportMalformed: (reason) => replayed.malformed.push(reason),
-  };
+function replay(lines: readonly string[], options: OpenCodeTranslatorOptions = { model: 'switchyard/mock-model' }): TranslatorRecording & { readonly verdict: OpenCodeRunVerdict } {
+  const { recording, context } = createRecordingContext();
   const translate = createOpenCodeEventTranslator(context, options);
   for (const line of lines) translate(JSON.parse(line));
-  return { ...replayed, verdict: translate.verdict() };
+  return { ...recording, verdict: translate.verdict() };
 }
 
 const ALL_FIXTURES = ['tool-call-then-text.jsonl', 'remember-text.jsonl', 'resumed-text.jsonl', 'api-error.jsonl', 'deveco-reasoning-tool-error.jsonl'];
 
 describe('OpenCode run --format json translator (frames recorded from OpenCode 1.18.33)', () => {
   it('turns a tool call and its final answer into timeline messages, the session id and summed usage', () => {
-    const run = replay(fixtureLines('tool-call-then-text.jsonl'));
+    const run = replay(fixtures.lines('tool-call-then-text.jsonl'));
     const sessionId = 'ses_dd596372bffePFGjYCmDVWJbP1';
 
     expect(run.messages.map((message) => message.type)).toEqual(['status', 'tool-use', 'tool-result', 'text']);
@@ -59,24 +36,24 @@ describe('OpenCode run --format json translator (frames recorded from OpenCode 1
   });
 
   it('does not count a stream cut after a tool-calls step as finished', () => {
-    const run = replay(fixtureLines('tool-call-then-text.jsonl').slice(0, 3));
+    const run = replay(fixtures.lines('tool-call-then-text.jsonl').slice(0, 3));
     expect(run.verdict).toEqual({ finished: false, reason: 'the CLI exited while its last step still needed another model call' });
   });
 
   it('does not count a stream cut inside a step as finished', () => {
-    const run = replay(fixtureLines('tool-call-then-text.jsonl').slice(0, 5));
+    const run = replay(fixtures.lines('tool-call-then-text.jsonl').slice(0, 5));
     expect(run.verdict).toEqual({ finished: false, reason: 'the CLI exited with a step still open' });
   });
 
   it('reads a resumed run like any other, keeping the session id', () => {
-    const run = replay(fixtureLines('resumed-text.jsonl'));
+    const run = replay(fixtures.lines('resumed-text.jsonl'));
     expect(run.sessionIds).toEqual(['ses_dd58cf86bffea6zYoJH8Mmgwwo']);
     expect(run.messages.at(-1)).toEqual({ type: 'text', text: 'Mock model reply. Remembered from earlier turns: tangerine.' });
     expect(run.verdict.finished).toBe(true);
   });
 
   it('reports an error event as an error message and a failed result', () => {
-    const run = replay(fixtureLines('api-error.jsonl'));
+    const run = replay(fixtures.lines('api-error.jsonl'));
     expect(run.messages).toEqual([
       { type: 'status', sessionId: 'ses_dd58c3c5effeJtZbbnzEjWoQGA', state: 'started' },
       { type: 'error', code: 'opencode_APIError', message: 'Mock model error scenario: HTTP 400.' },
@@ -86,18 +63,18 @@ describe('OpenCode run --format json translator (frames recorded from OpenCode 1
   });
 
   it('books usage to "unknown" when the run names no model', () => {
-    const run = replay(fixtureLines('remember-text.jsonl'), {});
+    const run = replay(fixtures.lines('remember-text.jsonl'), {});
     expect(run.usage.at(-1)).toMatchObject({ model: 'unknown' });
     expect(run.usage.at(-1)).not.toHaveProperty('provider');
   });
 
   it('recognizes the bogus-session refusal OpenCode prints on stderr', () => {
-    expect(readFileSync(path.join(__dirname, '__fixtures__', 'bogus-resume.stderr.txt'), 'utf8')).toMatch(OPENCODE_RESUME_REJECTED);
+    expect(fixtures.text('bogus-resume.stderr.txt')).toMatch(OPENCODE_RESUME_REJECTED);
   });
 
   it('emits only messages the contract accepts', () => {
     for (const fixture of ALL_FIXTURES) {
-      for (const message of replay(fixtureLines(fixture)).messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+      expectMessagesAcceptedByContract(replay(fixtures.lines(fixture)).messages);
     }
   });
 
@@ -109,7 +86,7 @@ describe('OpenCode run --format json translator (frames recorded from OpenCode 1
 
 describe('OpenCode-family frames in the documented format (DevEco Code, CodeArts Agent)', () => {
   it('turns reasoning into thinking, a failed tool into an error result, and a done event into the result', () => {
-    const run = replay(fixtureLines('deveco-reasoning-tool-error.jsonl'), { model: 'huawei/pangu' });
+    const run = replay(fixtures.lines('deveco-reasoning-tool-error.jsonl'), { model: 'huawei/pangu' });
 
     expect(run.messages.map((message) => message.type)).toEqual(['status', 'thinking', 'tool-use', 'tool-result', 'text']);
     expect(run.messages[1]).toEqual({ type: 'thinking', text: 'The file may not exist; read it first.' });
@@ -119,8 +96,8 @@ describe('OpenCode-family frames in the documented format (DevEco Code, CodeArts
   });
 
   it('adds reasoning tokens to output only for releases that report them apart', () => {
-    const apart = replay(fixtureLines('deveco-reasoning-tool-error.jsonl'), { model: 'huawei/pangu', reasoningReportedApart: true });
-    const included = replay(fixtureLines('deveco-reasoning-tool-error.jsonl'), { model: 'huawei/pangu', reasoningReportedApart: false });
+    const apart = replay(fixtures.lines('deveco-reasoning-tool-error.jsonl'), { model: 'huawei/pangu', reasoningReportedApart: true });
+    const included = replay(fixtures.lines('deveco-reasoning-tool-error.jsonl'), { model: 'huawei/pangu', reasoningReportedApart: false });
 
     expect(apart.usage.at(-1)).toEqual({ provider: 'huawei', model: 'pangu', inputTokens: 2480, outputTokens: 60, cacheReadTokens: 1900, cacheWriteTokens: 16 });
     expect(included.usage.at(-1)).toMatchObject({ outputTokens: 42 });

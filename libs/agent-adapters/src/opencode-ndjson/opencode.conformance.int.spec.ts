@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AgentMessage } from '@switchyard/contracts';
-import { DEFAULT_MOCK_MODEL, startMockModelServer, type MockModelServer } from '@switchyard/testing';
-import type { AgentRunResult, AgentSession, Backend } from '../backend/backend.types';
+import { DEFAULT_MOCK_MODEL } from '@switchyard/testing';
+import type { AgentSession, Backend } from '../backend/backend.types';
+import { collectRun, type CollectedRun } from '../backend/session-drain.spec-helper';
+import { useMockModelWorkspace } from '../conformance/mock-model-workspace.spec-helper';
 import { processesWithEnvironment, realCli } from '../conformance/real-cli.spec-helper';
+import { stopDuringSlowAnswer } from '../conformance/slow-turn.spec-helper';
 import { createOpenCodeBackend } from './opencode-ndjson.backend';
 import { writeOpenCodeHome, type OpenCodeHome } from './opencode-home.writer';
 
@@ -15,56 +15,47 @@ const RUN_TIMEOUT_MS = 180_000;
 
 /** The real OpenCode CLI (tests/agent-clis) against our mock Chat Completions API on 127.0.0.1. */
 describe('OpenCode NDJSON adapter on the real OpenCode CLI', () => {
-  let server: MockModelServer;
-  let home: string;
-  let workDirectory: string;
+  const workspace = useMockModelWorkspace('opencode');
   let openCodeHome: OpenCodeHome;
   let cliVersion: string;
   let backend: Backend;
 
   beforeAll(async () => {
-    server = await startMockModelServer({});
-    home = await mkdtemp(path.join(tmpdir(), 'switchyard-opencode-home-'));
-    workDirectory = await mkdtemp(path.join(tmpdir(), 'switchyard-opencode-work-'));
-    openCodeHome = await writeOpenCodeHome({ directory: home, baseUrl: `${server.url}/v1`, model: DEFAULT_MOCK_MODEL, apiKeyVariable: API_KEY_VARIABLE });
+    openCodeHome = await writeOpenCodeHome({ directory: workspace.home, baseUrl: `${workspace.server.url}/v1`, model: DEFAULT_MOCK_MODEL, apiKeyVariable: API_KEY_VARIABLE });
     // What the daemon does at detection time.
     cliVersion = execFileSync(realCli('opencode'), ['--version'], { env: environment(), encoding: 'utf8', timeout: 60_000 }).trim();
     backend = createOpenCodeBackend({ cliVersion });
   }, RUN_TIMEOUT_MS);
-  afterAll(async () => {
-    await server?.stop();
-    await rm(home, { recursive: true, force: true });
-    await rm(workDirectory, { recursive: true, force: true });
-  });
 
   function environment(): Record<string, string> {
     return {
       PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-      HOME: home,
+      HOME: workspace.home,
       [API_KEY_VARIABLE]: 'sk-mock-not-a-secret',
       ...openCodeHome.env,
     };
   }
 
-  async function run(prompt: string, resumeSessionId?: string, using = backend): Promise<{ session: AgentSession; messages: AgentMessage[]; result: AgentRunResult }> {
-    const session = await using.execute(prompt, {
-      cwd: workDirectory,
+  function start(prompt: string, resumeSessionId?: string, using = backend): Promise<AgentSession> {
+    return using.execute(prompt, {
+      cwd: workspace.workDirectory,
       env: environment(),
       executable: realCli('opencode'),
       model: openCodeHome.model,
       ...(resumeSessionId ? { resumeSessionId } : {}),
       timeouts: { idleMs: 120_000, totalMs: RUN_TIMEOUT_MS },
     });
-    const messages: AgentMessage[] = [];
-    for await (const message of session.messages) messages.push(message);
-    return { session, messages, result: await session.result };
+  }
+
+  async function run(prompt: string, resumeSessionId?: string, using = backend): Promise<CollectedRun> {
+    return collectRun(await start(prompt, resumeSessionId, using));
   }
 
   it(
     'runs a real tool call that writes the file, then reports final text, usage and the session id',
     async () => {
       expect(cliVersion).toBe('1.18.33');
-      const target = path.join(workDirectory, 'written-by-opencode.txt');
+      const target = path.join(workspace.workDirectory, 'written-by-opencode.txt');
       const { messages, result } = await run(`Write the file [[scenario:tool-write-file ${target} hello from the mock]]`);
 
       expect(readFileSync(target, 'utf8')).toBe('hello from the mock');
@@ -84,7 +75,7 @@ describe('OpenCode NDJSON adapter on the real OpenCode CLI', () => {
     async () => {
       const { result } = await run('Write a relative file [[scenario:tool-write-file relative-by-opencode.txt relative]]', undefined, createOpenCodeBackend());
       expect(result.status).toBe('completed');
-      expect(readFileSync(path.join(workDirectory, 'relative-by-opencode.txt'), 'utf8')).toBe('relative');
+      expect(readFileSync(path.join(workspace.workDirectory, 'relative-by-opencode.txt'), 'utf8')).toBe('relative');
     },
     RUN_TIMEOUT_MS,
   );
@@ -127,27 +118,19 @@ describe('OpenCode NDJSON adapter on the real OpenCode CLI', () => {
   it(
     'cancel during a slow turn ends the run and leaves no process behind',
     async () => {
-      const session = await backend.execute('Take your time [[scenario:slow 30000]]', {
-        cwd: workDirectory,
-        env: environment(),
-        executable: realCli('opencode'),
-        model: openCodeHome.model,
-        timeouts: { idleMs: 120_000, totalMs: RUN_TIMEOUT_MS },
+      const { result } = await stopDuringSlowAnswer({
+        session: await start('Take your time [[scenario:slow 30000]]'),
+        server: workspace.server,
+        isSlowRequest: (request) => JSON.stringify(request.body).includes('Take your time') && JSON.stringify(request.body).includes('"tools"'),
+        waitMs: 120_000,
+        stop: 'cancel',
       });
-      const draining = (async () => {
-        for await (const message of session.messages) void message;
-      })();
-      await server.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body).includes('Take your time') && JSON.stringify(request.body).includes('"tools"'), 120_000);
-
-      await session.cancel();
-      const result = await session.result;
-      await draining;
 
       expect(result.status).toBe('cancelled');
       expect(result.toolRan).toBe(false);
-      await server.waitForRequest((request) => request.outcome === 'client-disconnected', 10_000);
-      expect(processesWithEnvironment(`HOME=${home}`)).toEqual([]);
-      expect(existsSync(workDirectory)).toBe(true);
+      await workspace.server.waitForRequest((request) => request.outcome === 'client-disconnected', 10_000);
+      expect(processesWithEnvironment(`HOME=${workspace.home}`)).toEqual([]);
+      expect(existsSync(workspace.workDirectory)).toBe(true);
     },
     RUN_TIMEOUT_MS,
   );

@@ -1,45 +1,14 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { agentMessageSchema, type AgentMessage, type TokenUsage } from '@switchyard/contracts';
-import type { TranslatorContext, TranslatorResult } from '../backend/translator.types';
+import type { AgentMessage } from '@switchyard/contracts';
+import { expectMessagesAcceptedByContract, fixtureReader, replay as replayTranslator, type TranslatorRecording } from '../backend/translator-replay.spec-helper';
 import { piDialect, type PiDialectId } from './pi-dialect';
 import { createPiEventTranslator, type PiEventTranslatorOptions } from './pi-event.translator';
 
-interface Replay {
-  readonly messages: AgentMessage[];
-  readonly sessionIds: string[];
-  readonly usage: TokenUsage[];
-  readonly results: TranslatorResult[];
-  resumeRejected: number;
-  readonly malformed: string[];
-}
+const fixtures = fixtureReader(__dirname);
 
-const fixture = (name: string): string => readFileSync(path.join(__dirname, '__fixtures__', name), 'utf8');
+const replayEvents = (events: readonly unknown[], options: PiEventTranslatorOptions = {}): TranslatorRecording =>
+  replayTranslator((context) => createPiEventTranslator(context, options), events);
 
-function replayEvents(events: readonly unknown[], options: PiEventTranslatorOptions = {}): Replay {
-  const replayed: Replay = { messages: [], sessionIds: [], usage: [], results: [], resumeRejected: 0, malformed: [] };
-  const context: TranslatorContext = {
-    emit: (message) => replayed.messages.push(message),
-    reportSessionId: (sessionId) => replayed.sessionIds.push(sessionId),
-    reportUsage: (usage) => replayed.usage.push(usage),
-    reportResult: (result) => replayed.results.push(result),
-    reportResumeRejected: () => (replayed.resumeRejected += 1),
-    markToolStarted: () => undefined,
-    markToolFinished: () => undefined,
-    reportMalformed: (reason) => replayed.malformed.push(reason),
-  };
-  const translate = createPiEventTranslator(context, options);
-  for (const event of events) translate(event);
-  return replayed;
-}
-
-function replay(name: string, options: PiEventTranslatorOptions = {}): Replay {
-  const events = fixture(name)
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as unknown);
-  return replayEvents(events, options);
-}
+const replay = (name: string, options: PiEventTranslatorOptions = {}): TranslatorRecording => replayEvents(fixtures.jsonLines(name), options);
 
 const withoutUsage = (messages: readonly AgentMessage[]): AgentMessage[] => messages.filter((message) => message.type !== 'usage');
 
@@ -116,11 +85,7 @@ describe('Pi JSON translator (recorded frames of Pi 0.73.1 against the mock mode
   });
 
   it('a retry that succeeds completes the run with the later answer', () => {
-    const recorded = fixture('pi-retries-exhausted.jsonl')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { type: string })
-      .slice(0, 10); // header ... first agent_end, auto_retry_start
+    const recorded = (fixtures.jsonLines('pi-retries-exhausted.jsonl') as Array<{ type: string }>).slice(0, 10); // header ... first agent_end, auto_retry_start
     const answer = { role: 'assistant', content: [{ type: 'text', text: 'Recovered.' }], provider: 'mock', model: 'mock-model', usage: { input: 10, output: 2, cacheRead: 0, cacheWrite: 0 }, stopReason: 'stop' };
     const run = replayEvents([
       ...recorded,
@@ -191,14 +156,14 @@ describe('Pi JSON translator (recorded frames of Pi 0.73.1 against the mock mode
       ['omp-retries-exhausted.jsonl', 'omp'],
     ];
     for (const [name, dialect] of fixtures) {
-      for (const message of replay(name, { dialect }).messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+      expectMessagesAcceptedByContract(replay(name, { dialect }).messages);
     }
   });
 
   it('recognises the refusals Pi prints for an unknown session and for a session of another cwd', () => {
     const pattern = piDialect('pi').resumeRejectedPattern;
-    expect(pattern.test(fixture('pi-bogus-resume.stderr.txt'))).toBe(true);
-    expect(pattern.test(fixture('pi-foreign-session.stderr.txt'))).toBe(true);
+    expect(pattern.test(fixtures.text('pi-bogus-resume.stderr.txt'))).toBe(true);
+    expect(pattern.test(fixtures.text('pi-foreign-session.stderr.txt'))).toBe(true);
     expect(pattern.test('Error: 400 Mock model error scenario')).toBe(false);
   });
 });
@@ -235,8 +200,8 @@ describe('Pi JSON translator, omp dialect (documented frames of omp 18.3.4)', ()
   it('resumes with --resume and recognises its refusal, which Pi words differently', () => {
     const omp = piDialect('omp');
     expect(omp.resumeFlag).toBe('--resume');
-    expect(omp.resumeRejectedPattern.test(fixture('omp-bogus-resume.stderr.txt'))).toBe(true);
-    expect(piDialect('pi').resumeRejectedPattern.test(fixture('omp-bogus-resume.stderr.txt'))).toBe(false);
+    expect(omp.resumeRejectedPattern.test(fixtures.text('omp-bogus-resume.stderr.txt'))).toBe(true);
+    expect(piDialect('pi').resumeRejectedPattern.test(fixtures.text('omp-bogus-resume.stderr.txt'))).toBe(false);
   });
 
   it('omp-only events are unknown to the pi dialect', () => {

@@ -2,10 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { agentMessageSchema, type AgentMessage } from '@switchyard/contracts';
 import { DEFAULT_MOCK_MODEL, startMockModelServer, type MockModelServer } from '@switchyard/testing';
-import type { AgentRunResult, AgentSession } from '../backend/backend.types';
+import type { AgentSession } from '../backend/backend.types';
+import { collectRun, type CollectedRun } from '../backend/session-drain.spec-helper';
+import { expectMessagesAcceptedByContract } from '../backend/translator-replay.spec-helper';
 import { processesWithEnvironment, realCli } from '../conformance/real-cli.spec-helper';
+import { stopDuringSlowAnswer } from '../conformance/slow-turn.spec-helper';
 import { createPiBackend } from './pi-json.backend';
 import { writePiHome, type PiHome } from './pi-home.writer';
 
@@ -46,11 +48,8 @@ describe('Pi JSON adapter on the real Pi CLI', () => {
     });
   }
 
-  async function run(prompt: string, options: { resumeSessionId?: string; cwd?: string } = {}): Promise<{ messages: AgentMessage[]; result: AgentRunResult }> {
-    const session = await start(prompt, options);
-    const messages: AgentMessage[] = [];
-    for await (const message of session.messages) messages.push(message);
-    return { messages, result: await session.result };
+  async function run(prompt: string, options: { resumeSessionId?: string; cwd?: string } = {}): Promise<CollectedRun> {
+    return collectRun(await start(prompt, options));
   }
 
   it('runs a real tool call that writes the file, then reports final text, usage and the session id', async () => {
@@ -61,7 +60,7 @@ describe('Pi JSON adapter on the real Pi CLI', () => {
     expect(messages.filter((message) => message.type !== 'usage').map((message) => message.type)).toEqual(['status', 'tool-use', 'tool-result', 'text']);
     expect(messages).toContainEqual(expect.objectContaining({ type: 'tool-use', tool: 'bash', input: { command: expect.stringContaining('written-by-pi.txt') as string } }));
     expect(messages).toContainEqual(expect.objectContaining({ type: 'tool-result', tool: 'bash', status: 'ok' }));
-    for (const message of messages) expect(agentMessageSchema.safeParse(message).success).toBe(true);
+    expectMessagesAcceptedByContract(messages);
     expect(result).toMatchObject({ status: 'completed', toolRan: true, resumeRejected: false, exitCode: 0 });
     expect(result.output).toMatch(/^Mock model final answer\./);
     expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -111,16 +110,13 @@ describe('Pi JSON adapter on the real Pi CLI', () => {
   });
 
   it('cancel during a slow turn ends the run and leaves no process behind', async () => {
-    const session = await start('Take your time [[scenario:slow 30000]]');
-    const messages: AgentMessage[] = [];
-    const draining = (async () => {
-      for await (const message of session.messages) messages.push(message);
-    })();
-    await server.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body).includes('Take your time'), 60_000);
-
-    await session.cancel();
-    const result = await session.result;
-    await draining;
+    const { result, messages } = await stopDuringSlowAnswer({
+      session: await start('Take your time [[scenario:slow 30000]]'),
+      server,
+      isSlowRequest: (request) => JSON.stringify(request.body).includes('Take your time'),
+      waitMs: 60_000,
+      stop: 'cancel',
+    });
 
     expect(result.status).toBe('cancelled');
     expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
