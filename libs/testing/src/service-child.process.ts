@@ -5,7 +5,14 @@ import { createInterface } from 'node:readline';
 
 export interface ServiceChild {
   readonly url: string;
+  /** The process id, e.g. to find the process in a census. */
+  readonly pid: number;
+  /** Resolves when the process has exited, however it ended. */
+  readonly exited: Promise<void>;
+  /** Graceful: SIGTERM, resolves once the process has exited. */
   stop(): Promise<void>;
+  /** Sends the signal (e.g. SIGKILL, a crash) and resolves once the process has exited. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 /**
@@ -36,15 +43,15 @@ export function startServiceChild(options: { readonly entry: string; readonly en
       if (parsed?.event === 'service_listening' && typeof parsed.url === 'string') {
         clearTimeout(timer);
         child.removeAllListeners('exit');
-        resolve({
-          url: parsed.url,
-          stop: () =>
-            new Promise<void>((done) => {
-              if (child.exitCode !== null || child.signalCode !== null) return done();
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
+        const exited = new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) done();
+          else child.once('exit', () => done());
         });
+        const kill = (signal: NodeJS.Signals): Promise<void> => {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          return exited;
+        };
+        resolve({ url: parsed.url, pid: child.pid ?? -1, exited, stop: () => kill('SIGTERM'), kill });
       }
     });
   });

@@ -6,11 +6,26 @@ import { connectMessaging, deleteNamespaceStreams, type MessagingConnection } fr
 import { runMigrations } from '@switchyard/persistence';
 import { startMockModelServer, type MockModelServer } from './mock-model';
 import { serviceChildEnvironment, startServiceChild, workspaceRoot, type ServiceChild } from './service-child.process';
-import { createTestDatabase, type TestDatabase } from './test-database';
+import { createTestDatabase } from './test-database';
 import { testNatsUrl, uniqueNamespace } from './test-environment';
 
 export const SYSTEM_SERVICES = ['queue', 'session-resume', 'transcript', 'gateway'] as const;
 export type SystemService = (typeof SYSTEM_SERVICES)[number];
+
+export interface SystemProcessesOptions {
+  readonly services: readonly SystemService[];
+  readonly gatewayToken?: string;
+  /** The NATS every process connects to; default: the test run's (`testNatsUrl()`). */
+  readonly natsUrl?: string;
+  /**
+   * The database the services use, migrated here and left in place at `stop` (its owner drops it),
+   * e.g. a fresh test database reached through a fault proxy. Default: a fresh test database,
+   * dropped at `stop`.
+   */
+  readonly databaseUrl?: string;
+  /** Extra environment per service (timings, batch sizes), over the defaults. */
+  readonly serviceEnv?: Partial<Readonly<Record<SystemService, Readonly<Record<string, string>>>>>;
+}
 
 /** Switchyard as separate built processes on the test's NATS namespace and a fresh migrated database. */
 export interface SystemProcesses {
@@ -25,6 +40,10 @@ export interface SystemProcesses {
   readonly connection: MessagingConnection;
   /** A daemon whose PATH starts with the pinned real agent CLIs (tests/agent-clis). */
   startDaemon(options: { readonly daemonId: string; readonly env?: Readonly<Record<string, string>> }): Promise<ServiceChild>;
+  /** The latest process started for the service (the one `startService` replaced, once it did). */
+  service(name: SystemService): ServiceChild;
+  /** Starts the service again with the same environment, e.g. after killing it; it becomes `service(name)`. */
+  startService(name: SystemService): Promise<ServiceChild>;
   /** Stops every process, then removes the streams, the database, the mock and the home. */
   stop(): Promise<void>;
 }
@@ -32,55 +51,79 @@ export interface SystemProcesses {
 /**
  * Builds dist/ and starts the chosen services (in the given order) as processes, as in production:
  * what end-to-end tests stand on. Tests never import a service; they talk to these over NATS/HTTP.
+ * When a service fails to start, everything started so far is stopped and removed.
  */
-export async function startSystemProcesses(options: { readonly services: readonly SystemService[]; readonly gatewayToken?: string }): Promise<SystemProcesses> {
+export async function startSystemProcesses(options: SystemProcessesOptions): Promise<SystemProcesses> {
   const root = workspaceRoot();
   execFileSync(process.execPath, [path.join(root, 'tools/build/build.mjs')], { stdio: 'ignore' });
+  const natsUrl = options.natsUrl ?? testNatsUrl();
   const namespace = uniqueNamespace();
-  const database: TestDatabase = await createTestDatabase();
-  await runMigrations({ url: database.url });
-  const model = await startMockModelServer({});
-  const home = await mkdtemp(path.join(tmpdir(), 'switchyard-system-'));
-  const common = serviceChildEnvironment({ natsUrl: testNatsUrl(), namespace });
   const children: ServiceChild[] = [];
-  const start = async (entry: string, env: Record<string, string>): Promise<ServiceChild> => {
-    const child = await startServiceChild({ entry, env: { ...common, ...env }, timeoutMs: 60_000 });
-    children.push(child);
-    return child;
-  };
-  const settings: Record<SystemService, Record<string, string>> = {
-    queue: { DATABASE_URL: database.url, QUEUE_TASK_TOKEN_SECRET: 'system-test-secret-system-test-secret' },
-    'session-resume': { DATABASE_URL: database.url },
-    transcript: { DATABASE_URL: database.url },
-    gateway: { DATABASE_URL: database.url, ...(options.gatewayToken ? { GATEWAY_BOOTSTRAP_TOKEN: options.gatewayToken } : {}) },
-  };
-  let gatewayUrl = '';
-  for (const service of options.services) {
-    const child = await start(`services/${service}/src/main.js`, settings[service]);
-    if (service === 'gateway') gatewayUrl = child.url;
+  const cleanups: Array<() => Promise<unknown>> = [];
+  let stopping: Promise<void> | undefined;
+  const stopAll = (): Promise<void> =>
+    (stopping ??= (async () => {
+      for (const child of [...children].reverse()) await child.stop();
+      for (const cleanup of [...cleanups].reverse()) await cleanup();
+    })());
+  try {
+    let databaseUrl = options.databaseUrl;
+    if (!databaseUrl) {
+      const database = await createTestDatabase();
+      cleanups.push(() => database.drop());
+      databaseUrl = database.url;
+    }
+    await runMigrations({ url: databaseUrl });
+    const model = await startMockModelServer({});
+    cleanups.push(() => model.stop());
+    const home = await mkdtemp(path.join(tmpdir(), 'switchyard-system-'));
+    cleanups.push(() => rm(home, { recursive: true, force: true }));
+    const common = serviceChildEnvironment({ natsUrl, namespace });
+    const start = async (entry: string, env: Readonly<Record<string, string>>): Promise<ServiceChild> => {
+      const child = await startServiceChild({ entry, env: { ...common, ...env }, timeoutMs: 60_000 });
+      children.push(child);
+      return child;
+    };
+    const settings: Record<SystemService, Record<string, string>> = {
+      queue: { DATABASE_URL: databaseUrl, QUEUE_TASK_TOKEN_SECRET: 'system-test-secret-system-test-secret' },
+      'session-resume': { DATABASE_URL: databaseUrl },
+      transcript: { DATABASE_URL: databaseUrl },
+      gateway: { DATABASE_URL: databaseUrl, ...(options.gatewayToken ? { GATEWAY_BOOTSTRAP_TOKEN: options.gatewayToken } : {}) },
+    };
+    const latest = new Map<SystemService, ServiceChild>();
+    const startService = async (service: SystemService): Promise<ServiceChild> => {
+      const child = await start(`services/${service}/src/main.js`, { ...settings[service], ...options.serviceEnv?.[service] });
+      latest.set(service, child);
+      return child;
+    };
+    for (const service of options.services) await startService(service);
+    const connection = await connectMessaging({ url: natsUrl, name: 'system-test-observer', namespace });
+    // Undone first (cleanups run last to first): the streams, then the observer's connection.
+    cleanups.push(() => connection.close(), () => deleteNamespaceStreams(connection));
+    return {
+      namespace,
+      databaseUrl,
+      model,
+      home,
+      gatewayUrl: latest.get('gateway')?.url ?? '',
+      connection,
+      startDaemon: ({ daemonId, env }) =>
+        start('services/daemon/src/main.js', {
+          DAEMON_ID: daemonId,
+          SWITCHYARD_HOME: home,
+          DAEMON_PATH: `${path.join(root, 'tests/agent-clis/node_modules/.bin')}${path.delimiter}${process.env['PATH'] ?? ''}`,
+          ...env,
+        }),
+      service(name) {
+        const child = latest.get(name);
+        if (!child) throw new Error(`${name} was not started`);
+        return child;
+      },
+      startService,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
   }
-  const connection = await connectMessaging({ url: testNatsUrl(), name: 'system-test-observer', namespace });
-  return {
-    namespace,
-    databaseUrl: database.url,
-    model,
-    home,
-    gatewayUrl,
-    connection,
-    startDaemon: ({ daemonId, env }) =>
-      start('services/daemon/src/main.js', {
-        DAEMON_ID: daemonId,
-        SWITCHYARD_HOME: home,
-        DAEMON_PATH: `${path.join(root, 'tests/agent-clis/node_modules/.bin')}${path.delimiter}${process.env['PATH'] ?? ''}`,
-        ...env,
-      }),
-    async stop() {
-      for (const child of children.reverse()) await child.stop();
-      await deleteNamespaceStreams(connection);
-      await connection.close();
-      await model.stop();
-      await database.drop();
-      await rm(home, { recursive: true, force: true });
-    },
-  };
 }

@@ -25,6 +25,10 @@ const SWEEP_BATCH = 500;
 export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
+  /** A sweep failed: the database was unreachable, so heartbeats, renewals and reports went unrecorded too. */
+  private blind = false;
+  /** Before this (epoch ms), silence is not judged: see `sweepOnce`. */
+  private judgeSilenceFrom = 0;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
@@ -40,7 +44,10 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
         .then(async () => {
           await this.sweepOnce();
         })
-        .catch((error: unknown) => this.logger.error({ err: error }, 'sweep failed'));
+        .catch((error: unknown) => {
+          this.blind = true;
+          this.logger.error({ err: error }, 'sweep failed');
+        });
     }, this.config.QUEUE_SWEEP_INTERVAL_MS);
   }
 
@@ -49,15 +56,28 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
     await this.running;
   }
 
-  /** One pass; returns how many tasks it changed. */
+  /**
+   * One pass; returns how many tasks it changed. After a pass failed (the database unreachable),
+   * the heartbeats, renewals and start reports of that time could not be recorded either, so the
+   * silence they left is the queue's, not the daemons': for one lease or offline window (the
+   * longer) only expiries are judged, which gives every live daemon a full window to be heard again.
+   */
   async sweepOnce(now = new Date()): Promise<number> {
-    await markSilentRuntimesOffline(this.dataSource, { now, offlineAfterMs: this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS });
-    const overdue = await findOverdueWork(this.dataSource, {
-      now,
-      offlineAfterMs: this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS,
-      expireOfflineQueuedAfterMs: this.config.QUEUE_EXPIRE_OFFLINE_QUEUED_AFTER_MS,
-      limit: SWEEP_BATCH,
-    });
+    if (this.blind) {
+      this.blind = false;
+      this.judgeSilenceFrom = now.getTime() + Math.max(this.config.QUEUE_LEASE_MS, this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS);
+      this.logger.warn({ event: 'sweeper_recovered', judgeSilenceFrom: new Date(this.judgeSilenceFrom).toISOString() }, 'database reachable again; silence is judged after one window');
+    }
+    const judgeSilence = now.getTime() >= this.judgeSilenceFrom;
+    if (judgeSilence) await markSilentRuntimesOffline(this.dataSource, { now, offlineAfterMs: this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS });
+    const overdue = (
+      await findOverdueWork(this.dataSource, {
+        now,
+        offlineAfterMs: this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS,
+        expireOfflineQueuedAfterMs: this.config.QUEUE_EXPIRE_OFFLINE_QUEUED_AFTER_MS,
+        limit: SWEEP_BATCH,
+      })
+    ).filter((item) => judgeSilence || item.kind === 'expired');
     let changed = 0;
     for (const item of overdue) {
       if (await this.act(item, now)) changed += 1;

@@ -1,0 +1,172 @@
+import { createCommand, subjects, type CommandPayloadOf, type TaskFailureReason } from '@switchyard/contracts';
+import { isRetryableError, requestReply } from '@switchyard/messaging';
+import { processesWithEnvironment, sampleAgentSnapshot, startSystemProcesses, type ServiceChild, type SystemProcesses, type SystemService } from '@switchyard/testing';
+import { installSteadyClaude, steadyPrompt, type SteadyAgentBin, type SteadyScript } from './steady-agent.installer';
+import { judgeTasks, type TaskRow, type TaskTruthReport } from './task-truth';
+import { auditTimeline, queryRows, readTaskMessages, type TimelineAudit } from './timeline-audit';
+
+/**
+ * Short timings so faults resolve within a test (each service's config schema documents them).
+ * The daemon renews leases every 10 s (fixed), so the lease stays above that.
+ */
+export const FAULT_QUEUE_ENV = {
+  QUEUE_SWEEP_INTERVAL_MS: '500',
+  QUEUE_RUNTIME_OFFLINE_AFTER_MS: '3000',
+  QUEUE_LEASE_MS: '15000',
+  QUEUE_START_DEADLINE_MS: '5000',
+  QUEUE_DEFAULT_MAX_ATTEMPTS: '3',
+} as const;
+export const FAULT_TRANSCRIPT_ENV = { TRANSCRIPT_ACK_WAIT_MS: '2000' } as const;
+export const FAULT_DAEMON_ENV = { DAEMON_HEARTBEAT_INTERVAL_MS: '500' } as const;
+
+export interface FaultSystem {
+  readonly system: SystemProcesses;
+  /** Where the test reads Postgres: straight to the server, even when the services go through a proxy. */
+  readonly observerDatabaseUrl: string;
+  readonly runtimeId: string;
+  /** The daemon process running now, if any. */
+  daemon(): ServiceChild | undefined;
+  /** Starts the daemon (again): same DAEMON_ID, same SWITCHYARD_HOME, so its outbox carries over. */
+  startDaemon(): Promise<ServiceChild>;
+  enqueue(script: SteadyScript): Promise<string>;
+  tasks(): Promise<TaskRow[]>;
+  /** Polls until `task_message` holds at least this many rows and runs are in flight: a moment mid-run. */
+  waitForMidRun(rows: number): Promise<{ readonly rows: number; readonly running: number }>;
+  /** Polls until every task (retries included) is terminal; returns the rows. */
+  waitForAllTerminal(timeoutMs: number): Promise<TaskRow[]>;
+  /** Polls until the table holds every row-producing message of the stream; returns the audit and how long it took. */
+  waitForProjection(timeoutMs: number): Promise<{ readonly audit: TimelineAudit; readonly waitedMs: number }>;
+  judge(options: { readonly events: number; readonly allowedFailureReasons: readonly TaskFailureReason[] }): Promise<TaskTruthReport>;
+  /** Agent processes of these tasks still alive (they must exit with their daemon). */
+  agentProcesses(taskIds: readonly string[]): number[];
+  stop(): Promise<void>;
+}
+
+export async function startFaultSystem(options: {
+  readonly daemonId: string;
+  readonly natsUrl?: string;
+  /** The services' database (e.g. behind a proxy); the test reads `observerDatabaseUrl`. */
+  readonly databaseUrl?: string;
+  readonly observerDatabaseUrl?: string;
+  readonly services?: readonly SystemService[];
+  /** Over FAULT_QUEUE_ENV, e.g. production lease and offline windows for faults that spare the daemon. */
+  readonly queueEnv?: Readonly<Record<string, string>>;
+}): Promise<FaultSystem> {
+  const bin: SteadyAgentBin = await installSteadyClaude();
+  let system: SystemProcesses;
+  try {
+    system = await startSystemProcesses({
+      services: options.services ?? ['queue', 'session-resume', 'transcript'],
+      ...(options.natsUrl ? { natsUrl: options.natsUrl } : {}),
+      ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+      serviceEnv: { queue: { ...FAULT_QUEUE_ENV, ...options.queueEnv }, transcript: FAULT_TRANSCRIPT_ENV },
+    });
+  } catch (error) {
+    await bin.remove();
+    throw error;
+  }
+  const observerDatabaseUrl = options.observerDatabaseUrl ?? system.databaseUrl;
+  let daemon: ServiceChild | undefined;
+  const tasks = (): Promise<TaskRow[]> =>
+    queryRows<TaskRow>(observerDatabaseUrl, 'select task_id, status, failure_reason, retry_of_task_id, attempt, max_attempts from agent_task_queue order by enqueued_at');
+  const poll = async <T>(description: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const audit = (): Promise<TimelineAudit> => auditTimeline({ connection: system.connection, databaseUrl: observerDatabaseUrl });
+
+  return {
+    system,
+    observerDatabaseUrl,
+    runtimeId: `${options.daemonId}-claude-code`,
+    daemon: () => daemon,
+    async startDaemon() {
+      daemon = await system.startDaemon({ daemonId: options.daemonId, env: { ...FAULT_DAEMON_ENV, DAEMON_PATH: `${bin.directory}:/usr/bin:/bin` } });
+      return daemon;
+    },
+    async enqueue(script) {
+      const payload: CommandPayloadOf<'task.enqueue'> = {
+        workspaceId: 'workspace-faults',
+        agentId: 'agent-steady',
+        agent: sampleAgentSnapshot({ maxConcurrentTasks: 5 }),
+        runtimeId: `${options.daemonId}-claude-code`,
+        source: { kind: 'quick_create' },
+        prompt: steadyPrompt(script),
+        priority: 0,
+        forceFreshSession: false,
+        maxAttempts: null,
+        fireAt: null,
+        expiresAt: null,
+      };
+      const command = createCommand({ command: 'task.enqueue', payload });
+      // Like any client during a fault: the same request again until the queue answers (it applies it once).
+      const deadline = Date.now() + 90_000;
+      for (;;) {
+        const reply = await requestReply<unknown, { taskId: string }>(system.connection, { subject: subjects.command('task.enqueue'), data: command, requestId: command.requestId, timeoutMs: 10_000 }).catch(
+          (error: unknown) => {
+            if (!isRetryableError(error) || Date.now() > deadline) throw error;
+            return undefined;
+          },
+        );
+        if (reply?.ok) return reply.result.taskId;
+        if (reply && (!reply.error.retryable || Date.now() > deadline)) throw new Error(`enqueue refused: ${reply.error.message}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    },
+    tasks,
+    waitForMidRun: (rows) =>
+      poll(`${rows} rows and a run in flight`, 90_000, async () => {
+        const [counted] = await queryRows<{ count: string }>(observerDatabaseUrl, 'select count(*) from task_message');
+        const running = (await tasks()).filter((task) => task.status === 'running').length;
+        return Number(counted!.count) >= rows && running > 0 ? { rows: Number(counted!.count), running } : undefined;
+      }),
+    waitForAllTerminal: (timeoutMs) =>
+      poll('every task to end', timeoutMs, async () => {
+        const rows = await tasks();
+        return rows.every((row) => ['completed', 'failed', 'cancelled'].includes(row.status)) ? rows : undefined;
+      }),
+    async waitForProjection(timeoutMs) {
+      const startedAt = performance.now();
+      let last: TimelineAudit | undefined;
+      try {
+        const final = await poll('the projector to catch up', timeoutMs, async () => {
+          last = await audit();
+          return last.missing.length === 0 ? last : undefined;
+        });
+        return { audit: final, waitedMs: Math.round(performance.now() - startedAt) };
+      } catch (error) {
+        // Not caught up: hand back the disagreement itself, for the assertion to show.
+        if (last) return { audit: last, waitedMs: Math.round(performance.now() - startedAt) };
+        throw error;
+      }
+    },
+    async judge({ events, allowedFailureReasons }) {
+      return judgeTasks({ tasks: await tasks(), messages: await readTaskMessages(system.connection), events, allowedFailureReasons });
+    },
+    agentProcesses: (taskIds) => taskIds.flatMap((taskId) => processesWithEnvironment(`SWITCHYARD_TASK_ID=${taskId}`)),
+    async stop() {
+      try {
+        await daemon?.stop();
+        await system.stop();
+      } finally {
+        await bin.remove();
+      }
+    },
+  };
+}
+
+/** Keeps `inFlight` tasks not yet ended (retries count) while `keepGoing` holds; resolves with the ids it enqueued. */
+export async function keepTasksInFlight(options: { readonly system: FaultSystem; readonly script: SteadyScript; readonly inFlight: number; readonly keepGoing: () => boolean }): Promise<string[]> {
+  const ids: string[] = [];
+  while (options.keepGoing()) {
+    const open = (await options.system.tasks()).filter((task) => !['completed', 'failed', 'cancelled'].includes(task.status)).length;
+    for (let index = open; index < options.inFlight; index += 1) ids.push(await options.system.enqueue(options.script));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return ids;
+}

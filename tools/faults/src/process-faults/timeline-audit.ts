@@ -1,0 +1,98 @@
+import { Client } from 'pg';
+import { STREAM_CATALOG } from '@switchyard/contracts';
+import type { MessagingConnection } from '@switchyard/messaging';
+
+/** Unified message types the projector turns into a `task_message` row (status, log, usage make none). */
+const ROW_MESSAGE_TYPES = new Set(['text', 'thinking', 'tool-use', 'tool-result', 'error']);
+
+/** One `task.message` as JetStream stored it (so: acknowledged to its publisher). */
+export interface StoredTaskMessage {
+  readonly taskId: string;
+  readonly seq: number;
+  readonly attempt: number;
+  readonly type: string;
+  readonly text: string | undefined;
+  readonly eventId: string;
+  readonly streamSeq: number;
+}
+
+/** Every `task.message` in the namespace's TASK_EVENTS, in stream order, read with an ordered consumer. */
+export async function readTaskMessages(connection: MessagingConnection): Promise<StoredTaskMessage[]> {
+  const stream = connection.namespace.stream(STREAM_CATALOG.TASK_EVENTS.name);
+  const consumer = await connection.jetstream.consumers.get(stream, { filter_subjects: connection.namespace.subject('task.message.>') });
+  const found: StoredTaskMessage[] = [];
+  for (;;) {
+    const batch = await consumer.fetch({ max_messages: 1_000, expires: 2_000 });
+    let pending = 0;
+    let received = 0;
+    for await (const message of batch) {
+      received += 1;
+      pending = message.info.pending;
+      const envelope = message.json<{ eventId: string; payload: { taskId: string; seq: number; attempt: number; message: { type: string; text?: string } } }>();
+      found.push({
+        taskId: envelope.payload.taskId,
+        seq: envelope.payload.seq,
+        attempt: envelope.payload.attempt,
+        type: envelope.payload.message.type,
+        text: envelope.payload.message.text,
+        eventId: envelope.eventId,
+        streamSeq: message.seq,
+      });
+    }
+    if (received === 0 || pending === 0) break;
+  }
+  await consumer.delete().catch(() => undefined);
+  return found;
+}
+
+/** What the stream and the table disagree on; every list empty means exactly once. */
+export interface TimelineAudit {
+  /** Row-producing messages JetStream holds. */
+  readonly expectedRows: number;
+  readonly rows: number;
+  /** `taskId:seq` acknowledged by JetStream but not in `task_message`. */
+  readonly missing: string[];
+  /** `taskId:seq` stored more than once (in the table, or under two stream sequences). */
+  readonly duplicated: string[];
+  /** Rows JetStream never held. */
+  readonly unexpected: string[];
+  /** Rows whose id is not the event id of the stored message. */
+  readonly mismatched: string[];
+}
+
+export async function auditTimeline(options: { readonly connection: MessagingConnection; readonly databaseUrl: string; readonly taskIds?: readonly string[] }): Promise<TimelineAudit> {
+  const stored = (await readTaskMessages(options.connection)).filter((message) => !options.taskIds || options.taskIds.includes(message.taskId));
+  const key = (taskId: string, seq: number): string => `${taskId}:${seq}`;
+  const expected = new Map<string, StoredTaskMessage>();
+  const duplicated: string[] = [];
+  for (const message of stored.filter((candidate) => ROW_MESSAGE_TYPES.has(candidate.type))) {
+    const id = key(message.taskId, message.seq);
+    if (expected.has(id)) duplicated.push(`${id} (stream seqs ${expected.get(id)!.streamSeq} and ${message.streamSeq})`);
+    else expected.set(id, message);
+  }
+  const taskIds = options.taskIds ?? [...new Set(stored.map((message) => message.taskId))];
+  const rows = await queryRows<{ id: string; task_id: string; seq: number }>(options.databaseUrl, 'select id, task_id, seq from task_message where task_id = any($1)', [taskIds]);
+  const seen = new Set<string>();
+  const unexpected: string[] = [];
+  const mismatched: string[] = [];
+  for (const row of rows) {
+    const id = key(row.task_id, row.seq);
+    if (seen.has(id)) duplicated.push(`${id} (two rows)`);
+    seen.add(id);
+    const message = expected.get(id);
+    if (!message) unexpected.push(id);
+    else if (message.eventId !== row.id) mismatched.push(`${id}: row ${row.id}, event ${message.eventId}`);
+  }
+  const missing = [...expected.keys()].filter((id) => !seen.has(id));
+  return { expectedRows: expected.size, rows: rows.length, missing, duplicated, unexpected, mismatched };
+}
+
+export async function queryRows<Row extends object>(databaseUrl: string, sql: string, parameters: unknown[] = []): Promise<Row[]> {
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    return (await client.query<Row>(sql, parameters)).rows;
+  } finally {
+    await client.end();
+  }
+}
