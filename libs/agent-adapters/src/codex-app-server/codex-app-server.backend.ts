@@ -52,7 +52,14 @@ export function createCodexAppServerBackend(backendOptions: CodexAppServerBacken
       let turnId: string | undefined;
 
       const connection: JsonRpcConnection = createJsonRpcConnection({
-        write: (line) => (input ? input.writeStdin(line) : Promise.reject(new Error('codex app-server is not running yet'))),
+        // A failed write means the process is gone (or never started): a closed connection, whose
+        // story the exit tells (`cli_not_found`, `cli_exited_nonzero`), not a failure Codex reported.
+        write: (line) =>
+          input
+            ? input.writeStdin(line).catch((error: unknown) => {
+                throw new JsonRpcConnectionClosedError('codex app-server does not read its stdin', { cause: error });
+              })
+            : Promise.reject(new Error('codex app-server is not running yet')),
         onRequest: answerServerRequest,
         onNotification: (method, params) => {
           if (method === 'turn/started') turnId = (params as { turn?: { id?: string } }).turn?.id ?? turnId;

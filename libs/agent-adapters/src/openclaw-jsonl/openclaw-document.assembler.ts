@@ -1,10 +1,14 @@
 /** Above this many characters a document still not closed is given up on (a runaway, not a reply). */
 const MAXIMUM_DOCUMENT_CHARACTERS = 64 * 1024 * 1024;
 
-export type AssembledLine =
+export type AssembledLine = (
   | { readonly kind: 'pending' }
   | { readonly kind: 'document'; readonly value: unknown }
-  | { readonly kind: 'unreadable'; readonly reason: string; readonly text: string };
+  | { readonly kind: 'unreadable'; readonly reason: string; readonly text: string }
+) & {
+  /** The start of a document this line cut short (a truncated one), to be reported, not dropped. */
+  readonly abandoned?: string;
+};
 
 /**
  * Joins stdout lines into JSON documents. OpenClaw pretty-prints its one reply document with a
@@ -27,7 +31,7 @@ export function createOpenClawDocumentAssembler(): (line: string) => AssembledLi
     }
   };
 
-  return (line: string): AssembledLine => {
+  const assemble = (line: string): AssembledLine => {
     if (pending.length === 0) {
       const trimmed = line.trim();
       if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return { kind: 'unreadable', reason: 'text outside a JSON document', text: line };
@@ -49,5 +53,14 @@ export function createOpenClawDocumentAssembler(): (line: string) => AssembledLi
       return { kind: 'unreadable', reason: 'JSON document over the size cap', text };
     }
     return { kind: 'pending' };
+  };
+
+  return (line: string): AssembledLine => {
+    // Only a pretty-printed document's first and last lines are unindented: a line opening a new
+    // document while one is pending means the pending one was cut short.
+    if (pending.length === 0 || !(line.startsWith('{') || line.startsWith('['))) return assemble(line);
+    const abandoned = pending.slice(0, 5).join('\n');
+    reset();
+    return { ...assemble(line), abandoned };
   };
 }

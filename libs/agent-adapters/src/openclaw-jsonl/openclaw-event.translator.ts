@@ -102,6 +102,7 @@ export function createOpenClawEventTranslator(context: TranslatorContext, option
   return (event: unknown) => {
     const line = String(event);
     const assembled = assemble(line);
+    if (assembled.abandoned !== undefined) context.reportMalformed('JSON document cut short by the next one', assembled.abandoned.slice(0, 200));
     if (assembled.kind === 'document') onDocument(assembled.value, line);
     else if (assembled.kind === 'unreadable') context.reportMalformed(assembled.reason, assembled.text.slice(0, 200));
   };
