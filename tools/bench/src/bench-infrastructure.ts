@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -28,46 +28,57 @@ export async function provideBenchInfrastructure(): Promise<BenchInfrastructure>
     natsDescription = 'local nats-server';
   }
   if (!natsUrl) {
-    const server = await startNatsServer({ storeDirectory: mkdtempSync(path.join(tmpdir(), 'switchyard-bench-nats-')) });
-    stops.push(() => server.stop());
+    const storeDirectory = mkdtempSync(path.join(tmpdir(), 'switchyard-bench-nats-'));
+    const server = await startNatsServer({ storeDirectory });
+    stops.push(async () => {
+      await server.stop();
+      rmSync(storeDirectory, { recursive: true, force: true });
+    });
     natsUrl = server.url;
     natsDescription = 'private nats-server';
   }
 
-  let adminUrl = process.env['DATABASE_URL'];
-  if (!adminUrl) {
-    for (const url of WELL_KNOWN_DATABASE_URLS) {
-      if (await postgresAnswers(url)) {
-        adminUrl = url;
-        break;
-      }
-    }
-  }
+  const stopAll = async (): Promise<void> => {
+    for (const stop of stops.reverse()) await stop();
+  };
   let databaseUrl: string;
   let databaseDescription: string;
-  if (adminUrl) {
-    const name = `sy_bench_${randomBytes(4).toString('hex')}`;
-    await adminQuery(adminUrl, `create database ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    databaseDescription = 'Postgres server (fresh database)';
-    stops.push(() => adminQuery(adminUrl, `drop database ${name} with (force)`));
-  } else {
-    const embedded = await startEmbeddedDatabase({});
-    stops.push(() => embedded.stop());
-    databaseUrl = embedded.url;
-    databaseDescription = 'embedded (PGlite)';
+  // A failure half-way (migrations, say) must not leave the database or the private server behind.
+  try {
+    let adminUrl = process.env['DATABASE_URL'];
+    if (!adminUrl) {
+      for (const url of WELL_KNOWN_DATABASE_URLS) {
+        if (await postgresAnswers(url)) {
+          adminUrl = url;
+          break;
+        }
+      }
+    }
+    if (adminUrl) {
+      const name = `sy_bench_${randomBytes(4).toString('hex')}`;
+      await adminQuery(adminUrl, `create database ${name}`);
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      databaseUrl = url.toString();
+      databaseDescription = 'Postgres server (fresh database)';
+      stops.push(() => adminQuery(adminUrl, `drop database ${name} with (force)`));
+    } else {
+      const embedded = await startEmbeddedDatabase({});
+      stops.push(() => embedded.stop());
+      databaseUrl = embedded.url;
+      databaseDescription = 'embedded (PGlite)';
+    }
+    await runMigrations({ url: databaseUrl });
+  } catch (error) {
+    await stopAll().catch(() => undefined);
+    throw error;
   }
-  await runMigrations({ url: databaseUrl });
   return {
     natsUrl,
     natsDescription,
     databaseUrl,
     databaseDescription,
-    stop: async () => {
-      for (const stop of stops.reverse()) await stop();
-    },
+    stop: stopAll,
   };
 }
 

@@ -1,6 +1,8 @@
 import { createCommand, subjects, type CommandName, type CommandPayloadOf, type CommandResultOf } from '@switchyard/contracts';
 import { request, type MessagingConnection } from '@switchyard/messaging';
 import { sampleAgentSnapshot } from '@switchyard/testing';
+import type { RoundTripFigures } from './nats-request-reply.bench';
+import { format, type TableRow } from './report-table';
 import { elapsedMs, summarizeLatencies, type LatencySummary } from './statistics';
 
 export interface ClaimFigures {
@@ -82,4 +84,17 @@ export async function measureClaims(
   );
   const seconds = elapsedMs(start) / 1000;
   return { enqueueToClaimed: summarizeLatencies(latencies), claimsPerSecond: claimedTasks / seconds, claimedTasks };
+}
+
+export function claimRows(roundTrip: RoundTripFigures, claims: ClaimFigures): TableRow[] {
+  return [
+    ['raw NATS request/reply (baseline)', `p50 ${format(roundTrip.latency.p50)} ms, p99 ${format(roundTrip.latency.p99)} ms`, `${format(roundTrip.requestsPerSecond, 0)} req/s (8 callers)`, '1.00'],
+    [
+      'enqueue -> claimed (nudge + claim)',
+      `p50 ${format(claims.enqueueToClaimed.p50)} ms, p99 ${format(claims.enqueueToClaimed.p99)} ms`,
+      '',
+      `x${format(claims.enqueueToClaimed.p50 / roundTrip.latency.p50, 1)} p50 of a round trip`,
+    ],
+    ['claims (8 daemons, batch 10)', '', `${format(claims.claimsPerSecond, 0)} claims/s`, `${format((claims.claimsPerSecond / roundTrip.requestsPerSecond) * 100, 1)}% of req/s`],
+  ];
 }

@@ -1,6 +1,9 @@
 import WebSocket from 'ws';
 import type { MessagingConnection } from '@switchyard/messaging';
-import { summarizeLatencies, type LatencySummary } from './statistics';
+import type { GatewayClient } from './gateway.client';
+import { fakePrompt } from './fake-agent/fake-prompt';
+import { format, type TableRow } from './report-table';
+import { summarizeLatencies, wallClockMs, type LatencySummary } from './statistics';
 
 export interface LiveLatencyResult {
   /** Fake agent stdout line → daemon adapter → outbox → JetStream → gateway → WebSocket client. */
@@ -11,43 +14,28 @@ export interface LiveLatencyResult {
   readonly ratePerSecond: number;
 }
 
-const wallClockMs = (): number => performance.timeOrigin + performance.now();
-
-async function gatewayCall<T>(gatewayUrl: string, token: string, method: string, route: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${gatewayUrl}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} ${route}: HTTP ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
 /**
  * Runs one task on the daemon's (fake) Claude runtime, created over REST, and measures for every
  * text line the time from the fake agent writing it to a WebSocket client receiving it.
  */
 export async function measureLiveLatency(options: {
-  readonly gatewayUrl: string;
-  readonly token: string;
+  readonly gateway: GatewayClient;
   readonly runtimeId: string;
   readonly connection: MessagingConnection;
   readonly events: number;
   readonly ratePerSecond: number;
 }): Promise<LiveLatencyResult> {
-  const { gatewayUrl, token } = options;
-  const deadline = Date.now() + 60_000;
-  while (!(await gatewayCall<{ runtimes: Array<{ runtimeId: string }> }>(gatewayUrl, token, 'GET', '/api/runtimes')).runtimes.some((runtime) => runtime.runtimeId === options.runtimeId)) {
-    if (Date.now() > deadline) throw new Error(`runtime ${options.runtimeId} never registered`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const agent = await gatewayCall<{ id: string }>(gatewayUrl, token, 'POST', '/api/agents', { name: `bench-${Date.now()}`, runtimeId: options.runtimeId });
-  const task = await gatewayCall<{ taskId: string }>(gatewayUrl, token, 'POST', '/api/tasks', { agentId: agent.id, prompt: `[[fake events=${options.events} rate=${options.ratePerSecond}]]` });
+  const { gateway } = options;
+  const agentId = await gateway.createAgent({ name: `bench-live-${Date.now()}`, runtimeId: options.runtimeId });
+  const task = await gateway.createTask({ agentId, prompt: fakePrompt({ events: options.events, rate: options.ratePerSecond }) });
 
   const latencies: number[] = [];
   await new Promise<void>((resolve, reject) => {
-    const socket = new WebSocket(`${gatewayUrl.replace(/^http/, 'ws')}/api/live`, { headers: { authorization: `Bearer ${token}` } });
-    const timer = setTimeout(() => reject(new Error(`only ${latencies.length} of ${options.events} events arrived`)), 120_000);
+    const socket = new WebSocket(`${gateway.url.replace(/^http/, 'ws')}/api/live`, { headers: { authorization: `Bearer ${gateway.token}` } });
+    const timer = setTimeout(() => {
+      socket.terminate();
+      reject(new Error(`only ${latencies.length} of ${options.events} events arrived`));
+    }, 120_000);
     socket.on('open', () => socket.send(JSON.stringify({ type: 'subscribe', taskId: task.taskId })));
     socket.on('message', (data: Buffer) => {
       const receivedAt = wallClockMs();
@@ -87,4 +75,17 @@ async function measureNatsPublishToSubscriber(connection: MessagingConnection, e
   }
   await received;
   return summarizeLatencies(latencies);
+}
+
+export function liveRows(live: LiveLatencyResult): TableRow[] {
+  const summary = (figures: LatencySummary): string => `p50 ${format(figures.p50)}, p95 ${format(figures.p95)}, p99 ${format(figures.p99)} ms`;
+  return [
+    [`raw NATS pub -> sub (${live.ratePerSecond}/s, baseline)`, summary(live.natsPublishToSubscriber), `${live.events} events`, '1.00'],
+    [
+      `agent line -> WebSocket (${live.ratePerSecond}/s)`,
+      summary(live.lineToWebSocket),
+      `${live.events} events`,
+      `x${format(live.lineToWebSocket.p50 / live.natsPublishToSubscriber.p50, 1)} p50 of raw NATS`,
+    ],
+  ];
 }

@@ -1,35 +1,100 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { connectMessaging, deleteNamespaceStreams } from '@switchyard/messaging';
-import { startServiceChild } from '@switchyard/testing';
 import { provideBenchInfrastructure, serverVersions } from './bench-infrastructure';
-import { measureClaims, type ClaimFigures } from './claim.bench';
-import { measureNatsRoundTrip, type RoundTripFigures } from './nats-request-reply.bench';
-import { measureTimelineIngest, type TimelineIngestFigures } from './timeline-ingest.bench';
-import { installFakeClaude } from './fake-agent/fake-agent.installer';
-import { measureLiveLatency, type LiveLatencyResult } from './live-latency.bench';
+import { selectSections, type BenchSection } from './bench-sections';
+import { createBenchSystem, type BenchSystem } from './bench-system';
+import { measureCancel, cancelRows } from './cancel.bench';
+import { claimRows, measureClaims } from './claim.bench';
+import { createCleanupStack } from './cleanup-stack';
+import { daemonMemoryRows, measureDaemonMemory } from './daemon-memory.bench';
+import { dispatchRows, measureDispatch } from './dispatch.bench';
+import { liveRows, measureLiveLatency } from './live-latency.bench';
+import { measureNatsRoundTrip } from './nats-request-reply.bench';
+import { measureReplay, replayRows } from './replay.bench';
+import { format, renderTable, type TableRow } from './report-table';
+import { elapsedMs } from './statistics';
+import { measureTimelineIngest, timelineRows } from './timeline-ingest.bench';
 
-const format = (value: number, digits = 2): string => value.toFixed(digits);
+interface SectionOutcome {
+  readonly rows: TableRow[];
+  /** Keys of `results.json`. */
+  readonly figures: Record<string, unknown>;
+}
 
-// `npm run bench -- --only=timeline` runs some sections; every one by default.
-const BENCH_SECTIONS = ['claims', 'timeline', 'live'] as const;
-const BENCH_TOKEN = `sy_bench-${randomBytes(16).toString('hex')}`;
-const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
-const selectedSections = onlyArgument ? onlyArgument.slice('--only='.length).split(',') : [...BENCH_SECTIONS];
-const runs = (section: (typeof BENCH_SECTIONS)[number]): boolean => selectedSections.includes(section);
+/** Each section, on the system it starts lazily; sizes chosen to keep a full run well under 10 minutes on 2 cores. */
+const SECTION_RUNNERS: Record<BenchSection, (system: BenchSystem) => Promise<SectionOutcome>> = {
+  async claims(system) {
+    await system.service('queue');
+    const roundTrip = await measureNatsRoundTrip(system.connection, { samples: 2_000, concurrency: 8, payloadBytes: 512 });
+    const claims = await measureClaims(system.connection, { latencySamples: 300, backlog: 2_000, claimers: 8, batch: 10 });
+    return { rows: claimRows(roundTrip, claims), figures: { roundTrip, claims } };
+  },
+  async timeline(system) {
+    await system.service('transcript');
+    const timeline = await measureTimelineIngest({ connection: system.connection, databaseUrl: system.databaseUrl, tasks: 100, messagesPerTask: 100 });
+    return { rows: timelineRows(timeline), figures: { timeline } };
+  },
+  // Agent stdout line → WebSocket: one task emits 5,000 lines at 1,000/s.
+  async live(system) {
+    const gateway = await system.gateway();
+    const daemon = await system.sharedDaemon();
+    const live = await measureLiveLatency({ gateway, runtimeId: daemon.runtimeId, connection: system.connection, events: 5_000, ratePerSecond: 1_000 });
+    return { rows: liveRows(live), figures: { live } };
+  },
+  async dispatch(system) {
+    const dispatch = await measureDispatch({ system, tasks: 100, warmup: 10 });
+    return { rows: dispatchRows(dispatch), figures: { dispatch } };
+  },
+  async cancel(system) {
+    const cancel = await measureCancel({ system, tasks: 50, warmup: 5 });
+    return { rows: cancelRows(cancel), figures: { cancel } };
+  },
+  async replay(system) {
+    const replay = await measureReplay({ system, seededMessages: 50_000 });
+    return { rows: replayRows(replay), figures: { replay } };
+  },
+  async daemon(system) {
+    const daemon = await measureDaemonMemory({ system, tasks: 50, eventsPerSecond: 200, emitSeconds: 20 });
+    return { rows: daemonMemoryRows(daemon), figures: { daemon } };
+  },
+};
 
-/** `npm run bench`: figures beside a baseline measured in the same run; never pass/fail. */
+/**
+ * `npm run bench [-- --only=claims,dispatch]`: figures beside a baseline measured in the same run;
+ * never pass/fail. Everything it starts (processes, streams, database, temporary directories) is
+ * undone at the end, on failure and on Ctrl-C too.
+ */
 async function main(): Promise<void> {
+  const sections = selectSections(process.argv.slice(2));
   // The bench's namespace must not reserve production stream sizes on a shared server.
   process.env['SWITCHYARD_STREAM_MAX_BYTES_CAP'] ??= String(256 * 1024 * 1024);
-  const infrastructure = await provideBenchInfrastructure();
-  const namespace = `bench${randomBytes(4).toString('hex')}`;
-  const serviceEnv = { ...process.env, NATS_URL: infrastructure.natsUrl, DATABASE_URL: infrastructure.databaseUrl, SWITCHYARD_NAMESPACE: namespace, PORT: '0', LOG_LEVEL: 'info' };
-  const queue = runs('claims') || runs('live') ? await startServiceChild({ entry: 'services/queue/src/main.js', env: serviceEnv, timeoutMs: 60_000 }) : undefined;
-  const connection = await connectMessaging({ url: infrastructure.natsUrl, name: 'bench', namespace });
+  const cleanup = createCleanupStack();
+  // One unwinding, whoever asks first (Ctrl-C, or the run ending): a section failing because
+  // Ctrl-C stopped its services must not exit the process before the cleanup is done.
+  let unwinding: Promise<void> | undefined;
+  const unwind = (): Promise<void> =>
+    (unwinding ??= cleanup.unwind().then((failures) => {
+      for (const failure of failures) process.stderr.write(`bench cleanup: ${failure.label} failed: ${String(failure.error)}\n`);
+    }));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`bench: ${signal}, cleaning up\n`);
+      void unwind().finally(() => process.exit(130));
+    });
+  }
   try {
+    const infrastructure = await provideBenchInfrastructure();
+    cleanup.defer('stop the bench servers / drop the bench database', () => infrastructure.stop());
+    const namespace = `bench${randomBytes(4).toString('hex')}`;
+    const connection = await connectMessaging({ url: infrastructure.natsUrl, name: 'bench', namespace });
+    cleanup.defer('close the bench connection', () => connection.close());
+    cleanup.defer(`delete the streams of namespace ${namespace}`, async () => {
+      await deleteNamespaceStreams(connection);
+    });
+    const system = createBenchSystem({ natsUrl: infrastructure.natsUrl, databaseUrl: infrastructure.databaseUrl, namespace, connection, cleanup });
     const machine = {
       cores: cpus().length,
       cpu: cpus()[0]?.model ?? 'unknown',
@@ -39,112 +104,39 @@ async function main(): Promise<void> {
       ...(await serverVersions(infrastructure.databaseUrl)),
       nats: infrastructure.natsDescription,
       database: infrastructure.databaseDescription,
+      // The machine may be shared: its load says how much the figures can be trusted.
+      loadAverageAtStart: loadavg().map((load) => Number(load.toFixed(2))),
     };
-    const rows: string[][] = [];
-    let roundTrip: RoundTripFigures | undefined;
-    let claims: ClaimFigures | undefined;
-    if (runs('claims')) {
-      roundTrip = await measureNatsRoundTrip(connection, { samples: 2_000, concurrency: 8, payloadBytes: 512 });
-      claims = await measureClaims(connection, { latencySamples: 300, backlog: 2_000, claimers: 8, batch: 10 });
-      rows.push(...claimRows(roundTrip, claims));
+
+    const rows: TableRow[] = [];
+    const figures: Record<string, unknown> = {};
+    const sectionSeconds: Partial<Record<BenchSection, number>> = {};
+    const runStart = process.hrtime.bigint();
+    for (const section of sections) {
+      const start = process.hrtime.bigint();
+      process.stderr.write(`bench: ${section}...\n`);
+      const outcome = await SECTION_RUNNERS[section](system);
+      sectionSeconds[section] = elapsedMs(start) / 1000;
+      rows.push(...outcome.rows);
+      Object.assign(figures, outcome.figures);
     }
-    let timeline: TimelineIngestFigures | undefined;
-    if (runs('timeline')) {
-      const transcript = await startServiceChild({ entry: 'services/transcript/src/main.js', env: serviceEnv, timeoutMs: 60_000 });
-      try {
-        timeline = await measureTimelineIngest({ connection, databaseUrl: infrastructure.databaseUrl, tasks: 100, messagesPerTask: 100 });
-      } finally {
-        await transcript.stop();
-      }
-      rows.push(...timelineRows(timeline));
-    }
-    let live: LiveLatencyResult | undefined;
-    if (runs('live')) {
-      live = await measureLiveSection(serviceEnv, connection);
-      rows.push(...liveRows(live));
-    }
+    const totalSeconds = elapsedMs(runStart) / 1000;
+    const loadAverageAtEnd = loadavg().map((load) => Number(load.toFixed(2)));
+
     process.stdout.write(`\nSwitchyard bench: ${new Date().toISOString()}\n`);
-    process.stdout.write(`machine: ${JSON.stringify(machine)}\n\n`);
-    const widths = [38, 36, 28, 30];
-    const header = ['measure', 'latency', 'throughput', 'vs baseline'];
-    for (const row of [header, ...rows]) process.stdout.write(`${row.map((cell, index) => cell.padEnd(widths[index]!)).join(' ')}\n`);
+    process.stdout.write(`machine: ${JSON.stringify({ ...machine, loadAverageAtEnd })}\n\n`);
+    process.stdout.write(`${renderTable(rows)}\n\n`);
+    const timings = Object.entries(sectionSeconds).map(([section, seconds]) => `${section} ${format(seconds, 0)} s`);
+    process.stdout.write(`sections: ${timings.join(', ')}; ${format(totalSeconds, 0)} s in all (plus setup and cleanup)\n`);
 
     const resultsDirectory = path.resolve('.switchyard', 'bench');
     mkdirSync(resultsDirectory, { recursive: true });
     const file = path.join(resultsDirectory, 'results.json');
-    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), machine, roundTrip, claims, timeline, live }, null, 2)}\n`);
-    process.stdout.write(`\nresults: ${file}\n`);
+    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), machine: { ...machine, loadAverageAtEnd }, sections, sectionSeconds, ...figures }, null, 2)}\n`);
+    process.stdout.write(`results: ${file}\n`);
   } finally {
-    await deleteNamespaceStreams(connection).catch(() => undefined);
-    await connection.close();
-    await queue?.stop();
-    await infrastructure.stop();
+    await unwind();
   }
-}
-
-/**
- * Agent stdout line → WebSocket: the transcript, gateway and a daemon whose `claude` is the fast
- * fake agent run as processes beside the queue; one task emits 5,000 lines at 1,000/s.
- */
-async function measureLiveSection(serviceEnv: NodeJS.ProcessEnv, connection: Parameters<typeof measureLiveLatency>[0]['connection']): Promise<LiveLatencyResult> {
-  const fakeBin = installFakeClaude();
-  const started = [];
-  try {
-    started.push(await startServiceChild({ entry: 'services/transcript/src/main.js', env: serviceEnv, timeoutMs: 60_000 }));
-    const gateway = await startServiceChild({ entry: 'services/gateway/src/main.js', env: { ...serviceEnv, GATEWAY_BOOTSTRAP_TOKEN: BENCH_TOKEN }, timeoutMs: 60_000 });
-    started.push(gateway);
-    started.push(
-      await startServiceChild({
-        entry: 'services/daemon/src/main.js',
-        env: { ...serviceEnv, DAEMON_ID: 'bench-daemon', DAEMON_PATH: fakeBin, SWITCHYARD_HOME: path.join(fakeBin, 'home') },
-        timeoutMs: 60_000,
-      }),
-    );
-    return await measureLiveLatency({ gatewayUrl: gateway.url, token: BENCH_TOKEN, runtimeId: 'bench-daemon-claude-code', connection, events: 5_000, ratePerSecond: 1_000 });
-  } finally {
-    for (const service of started.reverse()) await service.stop();
-  }
-}
-
-function liveRows(live: LiveLatencyResult): string[][] {
-  const summary = (figures: LiveLatencyResult['lineToWebSocket']): string => `p50 ${format(figures.p50)}, p95 ${format(figures.p95)}, p99 ${format(figures.p99)} ms`;
-  return [
-    [`raw NATS pub -> sub (${live.ratePerSecond}/s, baseline)`, summary(live.natsPublishToSubscriber), `${live.events} events`, '1.00'],
-    [
-      `agent line -> WebSocket (${live.ratePerSecond}/s)`,
-      summary(live.lineToWebSocket),
-      `${live.events} events`,
-      `x${format(live.lineToWebSocket.p50 / live.natsPublishToSubscriber.p50, 1)} p50 of raw NATS`,
-    ],
-  ];
-}
-
-function claimRows(roundTrip: RoundTripFigures, claims: ClaimFigures): string[][] {
-  return [
-    ['raw NATS request/reply (baseline)', `p50 ${format(roundTrip.latency.p50)} ms, p99 ${format(roundTrip.latency.p99)} ms`, `${format(roundTrip.requestsPerSecond, 0)} req/s (8 callers)`, '1.00'],
-    [
-      'enqueue -> claimed (nudge + claim)',
-      `p50 ${format(claims.enqueueToClaimed.p50)} ms, p99 ${format(claims.enqueueToClaimed.p99)} ms`,
-      '',
-      `x${format(claims.enqueueToClaimed.p50 / roundTrip.latency.p50, 1)} p50 of a round trip`,
-    ],
-    ['claims (8 daemons, batch 10)', '', `${format(claims.claimsPerSecond, 0)} claims/s`, `${format((claims.claimsPerSecond / roundTrip.requestsPerSecond) * 100, 1)}% of req/s`],
-  ];
-}
-
-function timelineRows(timeline: TimelineIngestFigures): string[][] {
-  const ofJetStream = (timeline.timelineEventsPerSecond / timeline.rawJetStreamEventsPerSecond) * 100;
-  const ofPostgres = (timeline.timelineEventsPerSecond / timeline.rawPostgresRowsPerSecond) * 100;
-  return [
-    ['raw JetStream async pub + consume', '', `${format(timeline.rawJetStreamEventsPerSecond, 0)} events/s`, '1.00 (baseline)'],
-    ['raw Postgres insert (500 rows/stmt)', '', `${format(timeline.rawPostgresRowsPerSecond, 0)} rows/s`, '1.00 (baseline)'],
-    [
-      `timeline ingest (${timeline.tasks} tasks, ${timeline.eventBytes} B)`,
-      `last row ${format(timeline.lastRowAfterLastAckMs, 0)} ms after last ack`,
-      `${format(timeline.timelineEventsPerSecond, 0)} events/s`,
-      `${format(ofJetStream, 1)}% of JS, ${format(ofPostgres, 1)}% of PG`,
-    ],
-  ];
 }
 
 main().catch((error: unknown) => {

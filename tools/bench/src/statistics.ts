@@ -29,3 +29,23 @@ export function summarizeLatencies(samples: readonly number[]): LatencySummary {
 export function elapsedMs(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
+
+/**
+ * Wall-clock milliseconds with sub-millisecond resolution (`performance.timeOrigin + now()`): the
+ * clock the fake agent stamps its lines and its start with, comparable across processes of one machine.
+ */
+export function wallClockMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Mean and peak of a series of readings (memory samples, for instance). */
+export interface SampleSummary {
+  readonly count: number;
+  readonly mean: number;
+  readonly peak: number;
+}
+
+export function summarizeSamples(samples: readonly number[]): SampleSummary {
+  if (samples.length === 0) throw new RangeError('no samples');
+  return { count: samples.length, mean: samples.reduce((total, sample) => total + sample, 0) / samples.length, peak: Math.max(...samples) };
+}

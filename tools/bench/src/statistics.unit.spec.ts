@@ -1,4 +1,4 @@
-import { percentile, summarizeLatencies } from './statistics';
+import { percentile, summarizeLatencies, summarizeSamples } from './statistics';
 
 describe('bench statistics', () => {
   it('takes nearest-rank percentiles', () => {
@@ -14,5 +14,12 @@ describe('bench statistics', () => {
 
   it('refuses an empty series instead of inventing a figure', () => {
     expect(() => percentile([], 0.5)).toThrow(RangeError);
+  });
+});
+
+describe('sample summaries', () => {
+  it('gives mean and peak, and refuses an empty series', () => {
+    expect(summarizeSamples([100, 300, 200])).toEqual({ count: 3, mean: 200, peak: 300 });
+    expect(() => summarizeSamples([])).toThrow(RangeError);
   });
 });

@@ -1,9 +1,11 @@
 import { Client } from 'pg';
 import { AckPolicy } from '@nats-io/jetstream';
-import { createEvent, messageIds, subjects, type AgentMessage, type TaskMessageEvent } from '@switchyard/contracts';
+import { messageIds, subjects, type AgentMessage } from '@switchyard/contracts';
 import { provisionStreams, publish, type MessagingConnection } from '@switchyard/messaging';
 import { createMessageSanitizer } from '@switchyard/redaction';
+import { format, type TableRow } from './report-table';
 import { elapsedMs } from './statistics';
+import { timelineEvent } from './timeline-messages';
 
 export interface TimelineIngestFigures {
   readonly tasks: number;
@@ -18,27 +20,6 @@ export interface TimelineIngestFigures {
   readonly rawJetStreamEventsPerSecond: number;
   /** The same rows: multi-row inserts (`unnest`, 500 per statement) on one connection, no projector. */
   readonly rawPostgresRowsPerSecond: number;
-}
-
-const TOOL_OUTPUT = Array.from({ length: 30 }, (_, line) => `PASS src/module-${line}/feature.unit.spec.ts (${line * 7} ms)`).join('\n');
-
-/** A realistic mix of timeline messages (every one becomes a row). */
-function messageFor(seq: number): AgentMessage {
-  const callId = `toolu_${Math.floor(seq / 4)}`;
-  switch (seq % 4) {
-    case 0:
-      return { type: 'text', text: `I will look at the failing test in src/loader.ts and then run the suite again (step ${seq}). `.repeat(3) };
-    case 1:
-      return { type: 'tool-use', tool: 'Bash', callId, input: { command: 'npx jest src/loader --runInBand', description: 'Run the loader tests', timeout: 120000 } };
-    case 2:
-      return { type: 'tool-result', callId, tool: 'Bash', output: TOOL_OUTPUT, status: 'ok' };
-    default:
-      return { type: 'thinking', text: 'The fixture path is resolved against the wrong directory; fix the join and rerun.' };
-  }
-}
-
-function timelineEvent(taskId: string, seq: number, sanitize: (message: AgentMessage) => AgentMessage): TaskMessageEvent {
-  return createEvent({ type: 'task.message', payload: { taskId, seq, attempt: 1, message: sanitize(messageFor(seq)) } });
 }
 
 /**
@@ -185,4 +166,19 @@ async function measureRawPostgres(databaseUrl: string, rows: number, sanitize: (
   } finally {
     await client.end();
   }
+}
+
+export function timelineRows(timeline: TimelineIngestFigures): TableRow[] {
+  const ofJetStream = (timeline.timelineEventsPerSecond / timeline.rawJetStreamEventsPerSecond) * 100;
+  const ofPostgres = (timeline.timelineEventsPerSecond / timeline.rawPostgresRowsPerSecond) * 100;
+  return [
+    ['raw JetStream async pub + consume', '', `${format(timeline.rawJetStreamEventsPerSecond, 0)} events/s`, '1.00 (baseline)'],
+    ['raw Postgres insert (500 rows/stmt)', '', `${format(timeline.rawPostgresRowsPerSecond, 0)} rows/s`, '1.00 (baseline)'],
+    [
+      `timeline ingest (${timeline.tasks} tasks, ${timeline.eventBytes} B)`,
+      `last row ${format(timeline.lastRowAfterLastAckMs, 0)} ms after last ack`,
+      `${format(timeline.timelineEventsPerSecond, 0)} events/s`,
+      `${format(ofJetStream, 1)}% of JS, ${format(ofPostgres, 1)}% of PG`,
+    ],
+  ];
 }

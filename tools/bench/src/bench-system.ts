@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { MessagingConnection } from '@switchyard/messaging';
+import type { CleanupStack } from './cleanup-stack';
+import { installFakeClaude, type FakeClaudeInstallation } from './fake-agent/fake-agent.installer';
+import { createGatewayClient, type GatewayClient } from './gateway.client';
+import { startServiceProcess, type ServiceProcess } from './service-process';
+
+export type BenchServiceName = 'queue' | 'session-resume' | 'transcript' | 'gateway';
+
+export interface BenchDaemon {
+  readonly process: ServiceProcess;
+  /** Its (fake) Claude Code runtime, online in the gateway's view. */
+  readonly runtimeId: string;
+  /** Its SWITCHYARD_HOME (the outbox is under it). */
+  readonly home: string;
+}
+
+/**
+ * Switchyard as built processes on the bench's namespace and database, started on first need and
+ * stopped (with every temporary directory removed) by the run's cleanup stack.
+ */
+export interface BenchSystem {
+  readonly connection: MessagingConnection;
+  readonly databaseUrl: string;
+  service(name: BenchServiceName): Promise<ServiceProcess>;
+  /** The gateway with everything a task needs behind it: queue, session-resume, transcript. */
+  gateway(): Promise<GatewayClient>;
+  fakeClaude(): FakeClaudeInstallation;
+  /** A daemon whose only agent CLI is the fake `claude`, in its own SWITCHYARD_HOME. */
+  startDaemon(options: { readonly daemonId: string; readonly maxSlots?: number }): Promise<BenchDaemon>;
+  /** One daemon shared by the sections that do not measure the daemon itself. */
+  sharedDaemon(): Promise<BenchDaemon>;
+  temporaryDirectory(label: string): string;
+}
+
+const START_TIMEOUT_MS = 60_000;
+
+export function createBenchSystem(options: {
+  readonly natsUrl: string;
+  readonly databaseUrl: string;
+  readonly namespace: string;
+  readonly connection: MessagingConnection;
+  readonly cleanup: CleanupStack;
+}): BenchSystem {
+  const { cleanup } = options;
+  const token = `sy_bench-${randomBytes(16).toString('hex')}`;
+  const baseEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NATS_URL: options.natsUrl,
+    DATABASE_URL: options.databaseUrl,
+    SWITCHYARD_NAMESPACE: options.namespace,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+  };
+  const serviceEnv: Record<BenchServiceName, NodeJS.ProcessEnv> = {
+    queue: { ...baseEnv, QUEUE_TASK_TOKEN_SECRET: randomBytes(24).toString('hex') },
+    'session-resume': baseEnv,
+    transcript: baseEnv,
+    gateway: { ...baseEnv, GATEWAY_BOOTSTRAP_TOKEN: token },
+  };
+  const started = new Map<BenchServiceName, Promise<ServiceProcess>>();
+  let fake: FakeClaudeInstallation | undefined;
+  let gatewayClient: Promise<GatewayClient> | undefined;
+  let shared: Promise<BenchDaemon> | undefined;
+
+  const launch = async (entry: string, env: NodeJS.ProcessEnv): Promise<ServiceProcess> => {
+    const child = await startServiceProcess({ entry, env, timeoutMs: START_TIMEOUT_MS });
+    cleanup.defer(`stop ${entry} (pid ${child.pid})`, () => child.stop());
+    return child;
+  };
+  const temporaryDirectory = (label: string): string => {
+    const directory = mkdtempSync(path.join(tmpdir(), `switchyard-bench-${label}-`));
+    cleanup.defer(`remove ${directory}`, () => rmSync(directory, { recursive: true, force: true }));
+    return directory;
+  };
+  const system: BenchSystem = {
+    connection: options.connection,
+    databaseUrl: options.databaseUrl,
+    service(name) {
+      let running = started.get(name);
+      if (!running) {
+        running = launch(`services/${name}/src/main.js`, serviceEnv[name]);
+        started.set(name, running);
+      }
+      return running;
+    },
+    gateway() {
+      gatewayClient ??= (async () => {
+        for (const name of ['queue', 'session-resume', 'transcript'] as const) await system.service(name);
+        const gateway = await system.service('gateway');
+        return createGatewayClient({ url: gateway.url, token });
+      })();
+      return gatewayClient;
+    },
+    fakeClaude() {
+      if (!fake) {
+        const installed = installFakeClaude();
+        cleanup.defer(`remove ${installed.directory}`, () => rmSync(installed.directory, { recursive: true, force: true }));
+        fake = installed;
+      }
+      return fake;
+    },
+    async startDaemon({ daemonId, maxSlots }) {
+      const gateway = await system.gateway();
+      const home = temporaryDirectory(`${daemonId}-home`);
+      const child = await launch('services/daemon/src/main.js', {
+        ...baseEnv,
+        DAEMON_ID: daemonId,
+        DAEMON_PATH: system.fakeClaude().directory,
+        SWITCHYARD_HOME: home,
+        ...(maxSlots === undefined ? {} : { DAEMON_MAX_SLOTS: String(maxSlots) }),
+      });
+      const runtimeId = `${daemonId}-claude-code`;
+      await gateway.waitForRuntime(runtimeId, START_TIMEOUT_MS);
+      return { process: child, runtimeId, home };
+    },
+    sharedDaemon() {
+      shared ??= system.startDaemon({ daemonId: 'bench-daemon' });
+      return shared;
+    },
+    temporaryDirectory,
+  };
+  return system;
+}
