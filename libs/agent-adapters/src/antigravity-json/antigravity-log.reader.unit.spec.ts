@@ -19,7 +19,7 @@ const exitedWithoutResult: AgentRunResult = {
   toolRan: false,
   exitCode: 0,
   exitSignal: null,
-  diagnostics: { malformedLines: 0, oversizedLines: 0, blankLines: 1 },
+  diagnostics: { malformedLines: 0, oversizedLines: 0, blankLines: 1, invalidMessages: 0 },
 };
 const quietLog: AntigravityLogFacts = { conversationId: CONVERSATION, printTimedOut: false };
 const settle = (result: AgentRunResult, log: AntigravityLogFacts, mode: 'text' | 'stream-json' = 'text'): AgentRunResult =>

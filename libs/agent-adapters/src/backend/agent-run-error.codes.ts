@@ -10,6 +10,8 @@ export const AGENT_RUN_ERROR_CODES = {
   cliReportedFailure: 'cli_reported_failure',
   malformedOutput: 'malformed_output',
   outputLineTooLong: 'output_line_too_long',
+  /** The adapter emitted a message (or reported a fact) outside the contract; it was replaced, not sent. */
+  agentMessageInvalid: 'agent_message_invalid',
   idleTimeout: 'idle_timeout',
   toolTimeout: 'tool_timeout',
   totalTimeout: 'total_timeout',

@@ -1,8 +1,11 @@
+import type { AgentMessage, TokenUsage } from '@switchyard/contracts';
+import { MAX_JSON_DEPTH } from './agent-message.guard';
 import { createAgentSession, type CreateAgentSessionOptions } from './agent-session';
 import type { AgentSession } from './backend.types';
 import { fakeCliRun, isProcessAlive, passThroughTranslator, type FakeCliStep } from './fake-cli.spec-helper';
 import { collectMessages } from './session-drain.spec-helper';
 import { expectMessagesAcceptedByContract } from './translator-replay.spec-helper';
+import type { TranslatorFactory, TranslatorResult } from './translator.types';
 
 function startSession(steps: FakeCliStep[], overrides: Partial<CreateAgentSessionOptions> & { timeouts?: CreateAgentSessionOptions['run']['timeouts']; signal?: AbortSignal } = {}): AgentSession {
   const { timeouts, signal, ...rest } = overrides;
@@ -22,6 +25,19 @@ function startSession(steps: FakeCliStep[], overrides: Partial<CreateAgentSessio
     ...rest,
   });
 }
+
+/**
+ * Like a translator that casts native fields unchecked: every event is emitted as it is, and the
+ * fact events hand their values over as they are.
+ */
+const uncheckedTranslator: TranslatorFactory = (context) => (event) => {
+  const record = event as Record<string, unknown>;
+  if (record['type'] === 'session') context.reportSessionId(record['id'] as string);
+  else if (record['type'] === 'usage-report') context.reportUsage(record['usage'] as TokenUsage);
+  else if (record['type'] === 'result') context.reportResult(record['result'] as TranslatorResult);
+  else if (record['type'] === 'malformed') context.reportMalformed(record['reason'] as string, record['line'] as string);
+  else context.emit(event as AgentMessage);
+};
 
 const text = (value: string): FakeCliStep => ({ print: { type: 'text', text: value } });
 const result = (output: string): FakeCliStep => ({ print: { type: 'result', output } });
@@ -219,5 +235,89 @@ describe('agent session', () => {
     }
     expect(received).toEqual(steps.map((_, index) => `line ${index}`));
     await expect(session.result).resolves.toMatchObject({ status: 'completed' });
+  });
+
+  describe('messages outside the contract', () => {
+    const completedResult = (result: Record<string, unknown> = {}): FakeCliStep => ({ print: { type: 'result', result: { status: 'completed', ...result } } });
+
+    it('replaces each by a counted error naming the field, keeps reading and completes; a number never becomes the output', async () => {
+      const session = startSession(
+        [
+          text('kept'),
+          { print: { type: 'text', text: 42 } },
+          { print: { type: 'tool-use', tool: { not: 'a string' }, callId: 7, input: 'x' } },
+          { print: { type: 'tool-result', callId: null, output: 5, status: 'ok' } },
+          text('after the wrong types'),
+          completedResult(),
+        ],
+        { createTranslator: uncheckedTranslator },
+      );
+      const messages = await collectMessages(session);
+      const outcome = await session.result;
+
+      expectMessagesAcceptedByContract(messages);
+      expect(messages).toEqual([
+        { type: 'text', text: 'kept' },
+        { type: 'error', code: 'agent_message_invalid', message: expect.stringMatching(/^dropped a text message outside the contract: text: /) },
+        { type: 'error', code: 'agent_message_invalid', message: expect.stringMatching(/^dropped a tool-use message outside the contract: tool: /) },
+        { type: 'error', code: 'agent_message_invalid', message: expect.stringMatching(/^dropped a tool-result message outside the contract: callId: /) },
+        { type: 'text', text: 'after the wrong types' },
+      ]);
+      expect(outcome).toMatchObject({ status: 'completed', output: 'after the wrong types', toolRan: false, diagnostics: { invalidMessages: 3, malformedLines: 0 } });
+    });
+
+    it('keeps a tool call whose input is nested 10 000 levels deep, with a placeholder input, so pairing and the tool budget hold', async () => {
+      const deepInput = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+      const session = startSession(
+        [
+          { printRaw: `{"type":"tool-use","tool":"bash","callId":"call-deep","input":${deepInput}}\n` },
+          // Longer than the idle timeout: only the open tool call's budget lets the run go on.
+          { sleep: 900 },
+          { print: { type: 'tool-result', callId: 'call-deep', output: 'done', status: 'ok' } },
+          completedResult({ output: 'built it' }),
+        ],
+        { createTranslator: uncheckedTranslator, timeouts: { idleMs: 300, toolBudgetMs: 10_000 } },
+      );
+      const messages = await collectMessages(session);
+
+      expectMessagesAcceptedByContract(messages);
+      expect(messages).toEqual([
+        { type: 'tool-use', tool: 'bash', callId: 'call-deep', input: { unreadable: `input is nested deeper than ${MAX_JSON_DEPTH} levels` } },
+        { type: 'tool-result', callId: 'call-deep', output: 'done', status: 'ok' },
+      ]);
+      await expect(session.result).resolves.toMatchObject({ status: 'completed', toolRan: true, diagnostics: { invalidMessages: 1 } });
+    });
+
+    it('refuses wrong-typed facts (session id, usage, result output) with a counted error, and the result holds only what fits', async () => {
+      const session = startSession(
+        [
+          { print: { type: 'session', id: 99 } },
+          { print: { type: 'usage-report', usage: { model: 'model-a', inputTokens: 'many', outputTokens: null } } },
+          { print: { type: 'usage-report', usage: { model: 'model-b', inputTokens: 1, outputTokens: 2 } } },
+          text('the answer'),
+          completedResult({ output: 42 }),
+        ],
+        { createTranslator: uncheckedTranslator },
+      );
+      const messages = await collectMessages(session);
+      const outcome = await session.result;
+
+      expectMessagesAcceptedByContract(messages);
+      expect(messages.filter((message) => message.type === 'error').map((message) => message.type === 'error' && message.message)).toEqual([
+        'dropped a session id outside the contract: the session id is a number, not a string',
+        expect.stringMatching(/^dropped a usage report outside the contract: inputTokens: /),
+        'dropped part of the result outside the contract: output: a number, not a string',
+      ]);
+      expect(outcome).toMatchObject({ status: 'completed', output: 'the answer', usage: [{ model: 'model-b', inputTokens: 1, outputTokens: 2 }], diagnostics: { invalidMessages: 3 } });
+      expect(outcome.sessionId).toBeUndefined();
+    });
+
+    it('keeps the diagnostic of a malformed report whose line is not text', async () => {
+      const session = startSession([{ print: { type: 'malformed', reason: 'odd', line: 42 } }, completedResult()], { createTranslator: uncheckedTranslator });
+      const messages = await collectMessages(session);
+
+      expect(messages).toEqual([{ type: 'log', level: 'warn', text: 'unreadable CLI output (odd): 42' }]);
+      await expect(session.result).resolves.toMatchObject({ status: 'completed', diagnostics: { malformedLines: 1, invalidMessages: 0 } });
+    });
   });
 });

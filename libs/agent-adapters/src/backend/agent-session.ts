@@ -3,10 +3,12 @@ import { startAgentProcess, type AgentProcess } from '../runner/agent-process.ru
 import { createActivityWatchdog, type WatchdogClock } from '../runner/activity.watchdog';
 import type { OversizedLine } from '../runner/line-splitter';
 import type { StderrTailOptions } from '../runner/stderr-tail.buffer';
+import { guardAgentMessage, invalidReportMessage } from './agent-message.guard';
 import { AGENT_RUN_ERROR_CODES } from './agent-run-error.codes';
 import type { AgentRunTimeouts, AgentSession, BackendExecuteOptions } from './backend.types';
 import { createAgentMessageQueue } from './agent-message.queue';
 import { assembleRunResult, type RunFacts } from './run-result.assembler';
+import { guardSessionId, guardTokenUsage, guardTranslatorResult } from './translator-facts.guard';
 import type { LineFormat, TranslatorContext, TranslatorFactory, TranslatorResult } from './translator.types';
 
 export const DEFAULT_AGENT_RUN_TIMEOUTS: Required<AgentRunTimeouts> = {
@@ -52,6 +54,14 @@ export interface CreateAgentSessionOptions {
 }
 
 const preview = (text: string): string => (text.length > PREVIEW_CHARACTERS ? `${text.slice(0, PREVIEW_CHARACTERS)}…` : text);
+/** `String` that cannot throw (an object without a prototype has no `toString`). */
+const textOf = (value: unknown): string => {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+};
 
 /**
  * Runs one CLI process through a protocol translator and exposes it as an `AgentSession`: the
@@ -61,7 +71,7 @@ export function createAgentSession(options: CreateAgentSessionOptions): AgentSes
   const timeouts = { ...DEFAULT_AGENT_RUN_TIMEOUTS, ...options.run.timeouts };
   const startedAt = performance.now();
   const usageByModel = new Map<string, TokenUsage>();
-  const diagnostics = { malformedLines: 0, oversizedLines: 0, blankLines: 0 };
+  const diagnostics = { malformedLines: 0, oversizedLines: 0, blankLines: 0, invalidMessages: 0 };
   let sessionId: string | undefined;
   let reportedResult: TranslatorResult | undefined;
   let lastText: string | undefined;
@@ -89,20 +99,37 @@ export function createAgentSession(options: CreateAgentSessionOptions): AgentSes
     },
   });
 
+  /** Every message passes the contract before it is queued, ours included; what fails is replaced. */
+  const deliver = (candidate: AgentMessage): void => {
+    const verdict = guardAgentMessage(candidate);
+    if (verdict.kind !== 'valid') diagnostics.invalidMessages += 1;
+    const message = verdict.kind === 'invalid' ? verdict.replacement : verdict.message;
+    // Bookkeeping reads only checked messages: a `text: 42` never becomes the output.
+    if (message.type === 'text') lastText = message.text;
+    if (message.type === 'tool-use') context.markToolStarted(message.callId);
+    if (message.type === 'tool-result') context.markToolFinished(message.callId);
+    queue.push(message);
+  };
+  const reportInvalidFact = (what: string, problem: string): void => {
+    diagnostics.invalidMessages += 1;
+    queue.push(invalidReportMessage(what, problem));
+  };
+
   const context: TranslatorContext = {
-    emit(message: AgentMessage): void {
-      if (message.type === 'text') lastText = message.text;
-      if (message.type === 'tool-use') context.markToolStarted(message.callId);
-      if (message.type === 'tool-result') context.markToolFinished(message.callId);
-      queue.push(message);
-    },
+    emit: deliver,
     reportSessionId(value: string): void {
-      sessionId = value;
+      const verdict = guardSessionId(value);
+      if (verdict.kind === 'valid') sessionId = verdict.value;
+      else reportInvalidFact('a session id', verdict.problem);
     },
     reportUsage(usage: TokenUsage): void {
-      usageByModel.set(`${usage.provider ?? ''}\u0000${usage.model}`, usage);
+      const verdict = guardTokenUsage(usage);
+      if (verdict.kind === 'valid') usageByModel.set(`${verdict.value.provider ?? ''}\u0000${verdict.value.model}`, verdict.value);
+      else reportInvalidFact('a usage report', verdict.problem);
     },
-    reportResult(result: TranslatorResult): void {
+    reportResult(candidate: TranslatorResult): void {
+      const { result, problems } = guardTranslatorResult(candidate);
+      if (problems.length > 0) reportInvalidFact('part of the result', problems.join('; '));
       reportedResult = result;
       watchdog.resultSeen();
       if (options.endStdinOnResult ?? true) agentProcess.endStdin();
@@ -119,8 +146,10 @@ export function createAgentSession(options: CreateAgentSessionOptions): AgentSes
     },
     reportMalformed(reason: string, line: string): void {
       diagnostics.malformedLines += 1;
-      if (unreadableLines.length < KEPT_UNREADABLE_LINES) unreadableLines.push(line);
-      queue.push({ type: 'log', level: 'warn', text: `unreadable CLI output (${reason}): ${preview(line)}` });
+      // Translators pass native values here too; a number must not break the diagnostic.
+      const text = textOf(line);
+      if (unreadableLines.length < KEPT_UNREADABLE_LINES) unreadableLines.push(text);
+      deliver({ type: 'log', level: 'warn', text: `unreadable CLI output (${textOf(reason)}): ${preview(text)}` });
     },
   };
   const translate = options.createTranslator(context);
@@ -148,7 +177,7 @@ export function createAgentSession(options: CreateAgentSessionOptions): AgentSes
 
   const onOversizedLine = (line: OversizedLine): void => {
     diagnostics.oversizedLines += 1;
-    queue.push({
+    deliver({
       type: 'error',
       code: AGENT_RUN_ERROR_CODES.outputLineTooLong,
       message: `dropped a CLI output line of ${line.bytes} bytes (over the cap): ${preview(line.preview)}`,
@@ -185,7 +214,7 @@ export function createAgentSession(options: CreateAgentSessionOptions): AgentSes
     .then(() => options.start?.(input))
     .catch((error: unknown) => {
       // Usually the CLI died before reading; its exit is reported by the result.
-      queue.push({ type: 'log', level: 'warn', text: `could not deliver the prompt: ${error instanceof Error ? error.message : String(error)}` });
+      deliver({ type: 'log', level: 'warn', text: `could not deliver the prompt: ${error instanceof Error ? error.message : String(error)}` });
     });
 
   const result = agentProcess.exited.then((exit) => {

@@ -38,6 +38,12 @@ export interface AgentRunDiagnostics {
   /** Lines over the size cap, dropped while streaming. */
   readonly oversizedLines: number;
   readonly blankLines: number;
+  /**
+   * Messages (and reported facts: session id, usage, result fields) outside the contract. Each was
+   * replaced by an `agent_message_invalid` error message, or, for an unreadable tool input, kept
+   * with a placeholder input.
+   */
+  readonly invalidMessages: number;
 }
 
 export interface AgentRunResult {

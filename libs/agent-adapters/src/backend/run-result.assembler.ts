@@ -62,12 +62,16 @@ export function assembleRunResult(input: { facts: RunFacts; exit: AgentProcessEx
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${String(exit.exitCode)}`;
     return failure('failed', AGENT_RUN_ERROR_CODES.cliExitedNonzero, `the CLI ${how} without a result`);
   }
-  const { oversizedLines, malformedLines } = facts.diagnostics;
+  const { oversizedLines, malformedLines, invalidMessages } = facts.diagnostics;
   if (oversizedLines > 0) {
     return failure('failed', AGENT_RUN_ERROR_CODES.outputLineTooLong, `the CLI exited without a result; ${oversizedLines} output line(s) over the size cap were dropped`);
   }
   if (malformedLines > 0) {
     return failure('failed', AGENT_RUN_ERROR_CODES.malformedOutput, `the CLI exited without a result; ${malformedLines} output line(s) could not be read`);
+  }
+  // Only ever a reason when no result came: messages outside the contract do not fail a run by themselves.
+  if (invalidMessages > 0) {
+    return failure('failed', AGENT_RUN_ERROR_CODES.malformedOutput, `the CLI exited without a result; ${invalidMessages} message(s) did not fit the contract`);
   }
   return failure('failed', AGENT_RUN_ERROR_CODES.cliExitedWithoutResult, 'the CLI exited without reporting a result');
 }

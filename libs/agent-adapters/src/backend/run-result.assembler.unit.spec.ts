@@ -5,7 +5,7 @@ const facts = (overrides: Partial<RunFacts> = {}): RunFacts => ({
   usageByModel: new Map(),
   resumeRejected: false,
   toolRan: false,
-  diagnostics: { malformedLines: 0, oversizedLines: 0, blankLines: 0 },
+  diagnostics: { malformedLines: 0, oversizedLines: 0, blankLines: 0, invalidMessages: 0 },
   ...overrides,
 });
 const exit = (overrides: Partial<AgentProcessExit> = {}): AgentProcessExit => ({ exitCode: 0, signal: null, stderrTail: 'tail', ...overrides });
@@ -21,6 +21,11 @@ describe('run result assembly', () => {
     expect(assembleRunResult({ facts: facts({ result: { status: 'completed' }, lastText: 'last words' }), exit: exit(), durationMs: 1 }).output).toBe('last words');
   });
 
+  it('given messages outside the contract but a completed result, then the run is completed and they stay counted', () => {
+    const result = assembleRunResult({ facts: facts({ result: { status: 'completed' }, diagnostics: { malformedLines: 0, oversizedLines: 0, blankLines: 0, invalidMessages: 3 } }), exit: exit(), durationMs: 1 });
+    expect(result).toMatchObject({ status: 'completed', diagnostics: { invalidMessages: 3 } });
+  });
+
   it.each([
     [{ endedBy: 'cancel' } as const, {}, 'cancelled', 'cancelled'],
     [{ endedBy: 'abort' } as const, {}, 'aborted', 'aborted'],
@@ -30,8 +35,9 @@ describe('run result assembly', () => {
     [{ result: { status: 'failed', errorMessage: 'rate limited' } } as const, { exitCode: 1 }, 'failed', 'cli_reported_failure'],
     [{}, { exitCode: 2 }, 'failed', 'cli_exited_nonzero'],
     [{}, { exitCode: null, signal: 'SIGSEGV' }, 'failed', 'cli_exited_nonzero'],
-    [{ diagnostics: { malformedLines: 0, oversizedLines: 1, blankLines: 0 } }, {}, 'failed', 'output_line_too_long'],
-    [{ diagnostics: { malformedLines: 2, oversizedLines: 0, blankLines: 0 } }, {}, 'failed', 'malformed_output'],
+    [{ diagnostics: { malformedLines: 0, oversizedLines: 1, blankLines: 0, invalidMessages: 0 } }, {}, 'failed', 'output_line_too_long'],
+    [{ diagnostics: { malformedLines: 2, oversizedLines: 0, blankLines: 0, invalidMessages: 0 } }, {}, 'failed', 'malformed_output'],
+    [{ diagnostics: { malformedLines: 0, oversizedLines: 0, blankLines: 0, invalidMessages: 1 } }, {}, 'failed', 'malformed_output'],
     [{}, {}, 'failed', 'cli_exited_without_result'],
   ])('given facts %j and exit %j, then %s with %s', (factOverrides, exitOverrides, status, code) => {
     const result = assembleRunResult({ facts: facts(factOverrides), exit: exit(exitOverrides), durationMs: 1 });

@@ -75,7 +75,7 @@ describe('settling an OpenCode run at exit', () => {
     toolRan: false,
     exitCode: 0,
     exitSignal: null,
-    diagnostics: { malformedLines: 0, oversizedLines: 0, blankLines: 0 },
+    diagnostics: { malformedLines: 0, oversizedLines: 0, blankLines: 0, invalidMessages: 0 },
   };
 
   it('completes a clean exit after a finished last step', () => {
@@ -89,7 +89,7 @@ describe('settling an OpenCode run at exit', () => {
     const withNoise: AgentRunResult = {
       ...exitedWithoutResult,
       error: { ...exitedWithoutResult.error!, code: AGENT_RUN_ERROR_CODES.malformedOutput },
-      diagnostics: { malformedLines: 1, oversizedLines: 0, blankLines: 0 },
+      diagnostics: { malformedLines: 1, oversizedLines: 0, blankLines: 0, invalidMessages: 0 },
     };
     expect(settleOpenCodeRun(withNoise, { finished: true })).toMatchObject({ status: 'completed', diagnostics: { malformedLines: 1 } });
   });

@@ -31,6 +31,9 @@ export interface TaskRunnerDependencies {
   readonly shutdown: AbortSignal;
 }
 
+/** Tells the queue the attempt failed (`task.fail`), retried until it answers. */
+type ReportFailure = (payload: { reason: TaskFailureReason; message: string; sessionId: string | null; detail: string | null; durationMs: number | null }) => Promise<unknown>;
+
 /**
  * Runs one claimed task: exec env, `task.start`, the CLI through its adapter, every unified
  * message into the outbox with its seq, lease renewals (which also carry a missed cancel), cancel
@@ -54,7 +57,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     await dependencies.outbox.enqueue({ taskId: task.taskId, seq, subject: subjects.forEvent(envelope), messageId: messageIds.taskMessage(task.taskId, seq), body: envelope });
     seq += 1;
   };
-  const report = (payload: { reason: TaskFailureReason; message: string; sessionId: string | null; detail: string | null; durationMs: number | null }) =>
+  const report: ReportFailure = (payload) =>
     queue.sendUntilAnswered('task.fail', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId, ...payload });
 
   const backend = dependencies.backendFor(runtime);
@@ -161,24 +164,31 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     await failBeforeLaunch(error);
     return;
   }
-  let result = await followSession(session, task, dependencies, publishMessage, started.result.cancelRequested);
-  if (result.resumeRejected && resumeSessionId) {
-    await retireSession({ task, sessionId: resumeSessionId, reason: 'resume_rejected', message: result.error?.message ?? 'the CLI rejected the resume', dependencies });
-  }
-  // A CLI that refuses the session but carries on in a fresh one (DSH) has done the work: no second run.
-  if (result.resumeRejected && !result.toolRan && resumeSessionId && result.status !== 'completed') {
-    await publishMessage({ type: 'status', state: 'resume_rejected', progress: 'the CLI rejected the session; starting fresh' });
-    try {
-      session = await execute(undefined);
-    } catch (error) {
-      await failBeforeLaunch(error);
-      return;
+  let result: AgentRunResult;
+  try {
+    result = await followSession(session, task, dependencies, publishMessage, started.result.cancelRequested);
+    if (result.resumeRejected && resumeSessionId) {
+      await retireSession({ task, sessionId: resumeSessionId, reason: 'resume_rejected', message: result.error?.message ?? 'the CLI rejected the resume', dependencies });
     }
-    result = await followSession(session, task, dependencies, publishMessage, false);
+    // A CLI that refuses the session but carries on in a fresh one (DSH) has done the work: no second run.
+    if (result.resumeRejected && !result.toolRan && resumeSessionId && result.status !== 'completed') {
+      await publishMessage({ type: 'status', state: 'resume_rejected', progress: 'the CLI rejected the session; starting fresh' });
+      try {
+        session = await execute(undefined);
+      } catch (error) {
+        await failBeforeLaunch(error);
+        return;
+      }
+      result = await followSession(session, task, dependencies, publishMessage, false);
+    }
+    // Token totals go into the timeline for every outcome, so failed and cancelled runs count too.
+    for (const usage of result.usage) await publishMessage({ type: 'usage', ...usage });
+    await dependencies.outbox.closeTask(task.taskId);
+  } catch (error) {
+    // followSession has stopped the CLI already; this also covers a failure after it (usage, close).
+    await failUnfollowedRun({ error, session, task, dependencies, publishMessage, report, log });
+    return;
   }
-  // Token totals go into the timeline for every outcome, so failed and cancelled runs count too.
-  for (const usage of result.usage) await publishMessage({ type: 'usage', ...usage });
-  await dependencies.outbox.closeTask(task.taskId);
 
   if (result.status === 'completed') {
     await queue.sendUntilAnswered('task.complete', {
@@ -255,7 +265,11 @@ async function retireSession(options: {
   }
 }
 
-/** Streams the session into the outbox while renewing the lease and listening for a pushed cancel. */
+/**
+ * Streams the session into the outbox while renewing the lease and listening for a pushed cancel.
+ * If that fails (a message that cannot be published, a bug), the CLI is stopped before the error
+ * goes on: a run nobody reports on must not keep working, and renewing its lease, unseen.
+ */
 async function followSession(
   session: AgentSession,
   task: ClaimedTask,
@@ -264,25 +278,70 @@ async function followSession(
   cancelAlreadyRequested: boolean,
 ): Promise<AgentRunResult> {
   const { connection, queue } = dependencies;
-  const cancelPush = connection.nats.subscribe(connection.namespace.subject(subjects.taskEvent('task.cancel_requested', task.taskId)), { max: 1 });
-  void (async () => {
-    for await (const _ of cancelPush) await session.cancel();
-  })();
-  if (cancelAlreadyRequested) await session.cancel();
-  const renewal = setInterval(() => {
-    void queue
-      .send('task.renew', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId })
-      .then(async (reply) => {
-        // A cancel we missed, or the queue gave the attempt up (e.g. we were offline): stop now.
-        if (!reply.ok || reply.result.cancelRequested) await session.cancel();
-      })
-      .catch(() => undefined);
-  }, dependencies.renewEveryMs);
+  let cancelPush: { unsubscribe(): void } | undefined;
+  let renewal: NodeJS.Timeout | undefined;
   try {
+    const pushed = connection.nats.subscribe(connection.namespace.subject(subjects.taskEvent('task.cancel_requested', task.taskId)), { max: 1 });
+    cancelPush = pushed;
+    void (async () => {
+      for await (const _ of pushed) await session.cancel();
+    })();
+    if (cancelAlreadyRequested) await session.cancel();
+    renewal = setInterval(() => {
+      void queue
+        .send('task.renew', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId })
+        .then(async (reply) => {
+          // A cancel we missed, or the queue gave the attempt up (e.g. we were offline): stop now.
+          if (!reply.ok || reply.result.cancelRequested) await session.cancel();
+        })
+        .catch(() => undefined);
+    }, dependencies.renewEveryMs);
     for await (const message of session.messages) await publishMessage(message);
     return await session.result;
+  } catch (error) {
+    await session.cancel().catch((cancelError: unknown) => dependencies.logger.error({ err: cancelError, taskId: task.taskId }, 'the CLI could not be stopped'));
+    throw error;
   } finally {
     clearInterval(renewal);
-    cancelPush.unsubscribe();
+    cancelPush?.unsubscribe();
   }
+}
+
+/** How much of an unexpected error's text goes into the task's failure (its detail is in the log). */
+const MAX_FOLLOW_ERROR_CHARACTERS = 500;
+
+/**
+ * Ends a run the daemon could not follow to its end: the failure goes into the log, the timeline
+ * (best effort: publishing may be what failed) and the queue, which hears `internal` (a Switchyard
+ * defect), or `cancelled_by_shutdown` when the daemon is stopping, so the task is retried.
+ */
+async function failUnfollowedRun(options: {
+  readonly error: unknown;
+  readonly session: AgentSession;
+  readonly task: ClaimedTask;
+  readonly dependencies: TaskRunnerDependencies;
+  readonly publishMessage: (message: AgentMessage) => Promise<void>;
+  readonly report: ReportFailure;
+  readonly log: JsonLogger;
+}): Promise<void> {
+  const { error, task, dependencies, log } = options;
+  const reason = error instanceof Error ? error.message : String(error);
+  const message = `the daemon could not follow the run, so it stopped the CLI: ${reason.length > MAX_FOLLOW_ERROR_CHARACTERS ? `${reason.slice(0, MAX_FOLLOW_ERROR_CHARACTERS)}…` : reason}`;
+  log.error({ err: error, event: 'run_follow_failed' }, 'following the run failed; the CLI was stopped');
+  // Already done when following failed; a no-op on a run that had ended. The result always resolves.
+  await options.session.cancel().catch(() => undefined);
+  const ended = await options.session.result;
+  try {
+    await options.publishMessage({ type: 'error', code: 'run_follow_failed', message });
+  } catch (publishError) {
+    log.warn({ err: publishError }, 'the follow failure could not be written into the timeline');
+  }
+  await dependencies.outbox.closeTask(task.taskId).catch((closeError: unknown) => log.warn({ err: closeError }, 'the outbox could not close the task'));
+  await options.report({
+    reason: dependencies.shutdown.aborted ? 'cancelled_by_shutdown' : 'internal',
+    message,
+    sessionId: ended.sessionId ?? null,
+    detail: ended.error?.stderrTail ?? null,
+    durationMs: Math.round(ended.durationMs),
+  });
 }

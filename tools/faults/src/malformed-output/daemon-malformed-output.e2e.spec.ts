@@ -1,8 +1,9 @@
 import { processesWithEnvironment } from '@switchyard/testing';
-import { AGENT_MESSAGE_TYPES, agentMessageSchema } from '@switchyard/contracts';
+import { AGENT_MESSAGE_TYPES, agentMessageSchema, type AgentMessage } from '@switchyard/contracts';
 import type { FaultStep } from './fault-cli.steps';
 import { FAULT_FAMILIES } from './fault-families';
 import { startDaemonFaultStack, type DaemonFaultStack, type FaultProfile } from './daemon-fault.spec-helper';
+import { withDeepToolInput } from './malformed-output.cases';
 
 const DAEMON_ID = 'daemon-faults';
 const MEBIBYTE = 1024 * 1024;
@@ -36,6 +37,23 @@ const FAULT_TASKS: ReadonlyArray<FaultProfile & { readonly failureReason: string
   { profileId: 'exit-127', script: { steps: [{ err: 'fault-cli: node-helper: command not found' }, { exit: 127 }] }, failureReason: 'agent_error', timelineErrorToday: false },
 ];
 const HEALTHY: FaultProfile = { profileId: 'healthy', script: { steps: [...opening, ...frames.result()] } };
+/**
+ * Bad output the run recovers from: the adapter replaces what does not fit the contract, so the
+ * task completes and its timeline says what was dropped (`agent_message_invalid`) or kept with a
+ * placeholder (a tool input too deep to carry).
+ */
+const RECOVERED_TASKS: ReadonlyArray<FaultProfile & { readonly timelineShows: (message: AgentMessage) => boolean }> = [
+  {
+    profileId: 'wrong-types',
+    script: { steps: [...opening, ...frames.wrongTypes(), ...frames.text('after the wrong types'), ...frames.result()] },
+    timelineShows: (message) => message.type === 'error' && message.code === 'agent_message_invalid',
+  },
+  {
+    profileId: 'deep-tool-input',
+    script: { steps: [...opening, ...withDeepToolInput(frames.toolUse('call-deep'), 10_000)!, ...frames.toolResult('call-deep')!, ...frames.result()] },
+    timelineShows: (message) => message.type === 'tool-use' && message.callId === 'call-deep' && typeof message.input === 'object' && message.input !== null && 'unreadable' in message.input,
+  },
+];
 
 /**
  * The worst malformed-output cases as tasks on a real daemon (built processes, real NATS and
@@ -47,7 +65,7 @@ describe('a daemon running misbehaving CLIs', () => {
 
   beforeAll(async () => {
     // Idle 8 s: above a stderr flood on a loaded machine (stderr is no sign of progress), far below the test's patience.
-    stack = await startDaemonFaultStack({ daemonId: DAEMON_ID, profiles: [...FAULT_TASKS, HEALTHY], daemonEnv: { DAEMON_IDLE_TIMEOUT_MS: '8000' } });
+    stack = await startDaemonFaultStack({ daemonId: DAEMON_ID, profiles: [...FAULT_TASKS, HEALTHY, ...RECOVERED_TASKS], daemonEnv: { DAEMON_IDLE_TIMEOUT_MS: '8000' } });
   }, 180_000);
 
   afterAll(async () => {
@@ -89,4 +107,27 @@ describe('a daemon running misbehaving CLIs', () => {
     expect(await stack.waitForTask(healthyTask, ['completed', 'failed', 'cancelled'])).toMatchObject({ status: 'completed', failure_reason: null });
     expect((await stack.timeline(healthyTask)).map((message) => message.type)).toEqual(expect.arrayContaining<(typeof AGENT_MESSAGE_TYPES)[number]>(['status', 'text']));
   }, 240_000);
+
+  it('completes tasks whose CLI wrote wrong-typed fields or a 10 000-level tool input, with a contract-valid timeline', async () => {
+    const taskIds = await Promise.all(RECOVERED_TASKS.map((fault) => stack.enqueue({ runtimeId: stack.runtimeIdOf(fault.profileId), prompt: `Misbehave: ${fault.profileId}` })));
+
+    const outcomes = await Promise.all(
+      RECOVERED_TASKS.map(async (fault, index) => {
+        const taskId = taskIds[index]!;
+        const row = await stack.waitForTask(taskId, ['completed', 'failed', 'cancelled']);
+        const timeline = await stack.timeline(taskId);
+        return {
+          profile: fault.profileId,
+          status: row.status,
+          failureReason: row.failure_reason,
+          timelineShowsIt: timeline.some(fault.timelineShows),
+          invalidMessages: timeline.filter((message) => !agentMessageSchema.safeParse(message).success).length,
+          leftoverProcesses: processesWithEnvironment(`SWITCHYARD_TASK_ID=${taskId}`),
+        };
+      }),
+    );
+    expect(outcomes).toEqual(
+      RECOVERED_TASKS.map((fault) => ({ profile: fault.profileId, status: 'completed', failureReason: null, timelineShowsIt: true, invalidMessages: 0, leftoverProcesses: [] })),
+    );
+  }, 120_000);
 });

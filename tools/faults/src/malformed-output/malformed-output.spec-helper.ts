@@ -26,8 +26,6 @@ export interface FaultCaseRow {
   readonly faultCase: FaultCase;
   readonly steps: readonly FaultStep[];
   readonly expected: FaultExpectation;
-  /** Set when the family has a known bug in this case: the row is expected to fail until it is fixed. */
-  readonly knownBug: string | undefined;
 }
 
 function kitFor(family: FaultFamilyId): FaultCaseKit {
@@ -48,7 +46,6 @@ export function faultCaseRows(): FaultCaseRow[] {
         faultCase,
         steps: [...handshake, ...script],
         expected: faultCase.expectFor?.[family] ?? faultCase.expect,
-        knownBug: faultCase.knownBugs?.[family],
       });
     }
   }
@@ -178,10 +175,7 @@ export function judgeFaultCase(row: FaultCaseRow, run: FaultCaseRun): { readonly
   };
 }
 
-/**
- * Runs every family of one case at once and returns, by family, what happened and what should
- * have. A row with a known bug is expected to still show it: fixed, it asks for its marker to go.
- */
+/** Runs every family of one case at once and returns, by family, what happened and what should have. */
 export async function judgeCaseInEveryFamily(rows: readonly FaultCaseRow[]): Promise<{ readonly actual: Record<string, unknown>; readonly expected: Record<string, unknown> }> {
   const judge = async (row: FaultCaseRow): Promise<{ row: FaultCaseRow; actual: FaultVerdict; expected: FaultVerdict }> => ({ row, ...judgeFaultCase(row, await runFaultCase(row)) });
   const judged: Array<{ row: FaultCaseRow; actual: FaultVerdict; expected: FaultVerdict }> = [];
@@ -190,14 +184,8 @@ export async function judgeCaseInEveryFamily(rows: readonly FaultCaseRow[]): Pro
   const actual: Record<string, unknown> = {};
   const expected: Record<string, unknown> = {};
   for (const { row, actual: verdict, expected: wanted } of judged) {
-    if (row.knownBug === undefined) {
-      actual[row.family] = verdict;
-      expected[row.family] = wanted;
-      continue;
-    }
-    const stillThere = JSON.stringify(verdict) !== JSON.stringify(wanted);
-    actual[row.family] = stillThere ? { knownBug: row.knownBug } : { knownBug: 'fixed: remove this known bug from the case', verdict };
-    expected[row.family] = { knownBug: row.knownBug };
+    actual[row.family] = verdict;
+    expected[row.family] = wanted;
   }
   return { actual, expected };
 }

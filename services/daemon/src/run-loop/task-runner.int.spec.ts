@@ -1,0 +1,149 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createAgentSession, type AgentSession, type Backend } from '@switchyard/agent-adapters';
+import { STREAM_CATALOG, subjects, type AgentMessage, type CommandName } from '@switchyard/contracts';
+import { catalogStreamDefinitions, connectMessaging, deleteNamespaceStreams, provisionStreams, readStream, serveRequests, type MessagingConnection, type RequestServer } from '@switchyard/messaging';
+import { createJsonLogger } from '@switchyard/service-kit';
+import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
+import { sampleClaimedTask } from '../exec-env/exec-env.spec-helper';
+import { TaskMessageOutbox } from '../outbox/task-message.outbox';
+import type { DetectedRuntime } from '../runtimes/runtime-detector';
+import { BUILT_IN_RUNTIME_IDENTITIES } from '../runtimes/runtime-identities';
+import { QueueClient } from './queue.client';
+import { runClaimedTask, type TaskRunnerDependencies } from './task-runner';
+
+const logger = createJsonLogger({ service: 'task-runner-test', level: 'fatal' });
+const DAEMON_ID = 'daemon-task-runner-test';
+/** Far beyond the test: a run left to the lease would time the test out. */
+const RENEW_EVERY_MS = 10 * 60_000;
+/** A CLI that says its pid, then works on silently until it is killed. */
+const CLI_SCRIPT = "process.stdout.write(JSON.stringify({ pid: process.pid }) + '\\n'); setInterval(() => undefined, 1000);";
+
+const claudeCode = BUILT_IN_RUNTIME_IDENTITIES.find((identity) => identity.identity === 'claude-code')!;
+const runtime: DetectedRuntime = { runtimeId: 'daemon-task-runner-test-claude-code', identity: claudeCode, executablePath: process.execPath, version: '1.0.0', models: [] };
+
+/** Runs the CLI script through a real agent session; each stdout line becomes a text message. */
+function scriptBackend(options: { readonly script: string; readonly alter?: (session: AgentSession) => AgentSession }): Backend {
+  return {
+    execute: (_prompt, run) => {
+      const session = createAgentSession({
+        run: { ...run, launchArgs: [] },
+        adapterArgs: ['-e', options.script],
+        createTranslator: (context) => (event) => {
+          context.emit({ type: 'text', text: JSON.stringify(event) });
+          if ((event as { done?: boolean }).done) context.reportResult({ status: 'completed', output: 'finished' });
+        },
+      });
+      return Promise.resolve(options.alter ? options.alter(session) : session);
+    },
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('task runner', () => {
+  let connection: MessagingConnection;
+  let directory: string;
+  let outbox: TaskMessageOutbox;
+  let servers: RequestServer[];
+  /** What the stand-in queue was told, command by command. */
+  let commands: Array<{ readonly command: CommandName; readonly payload: Record<string, unknown> }>;
+
+  beforeEach(async () => {
+    connection = await connectMessaging({ url: testNatsUrl(), name: 'task-runner-test', namespace: uniqueNamespace() });
+    await provisionStreams(connection, catalogStreamDefinitions());
+    directory = await mkdtemp(path.join(tmpdir(), 'switchyard-task-runner-'));
+    outbox = await TaskMessageOutbox.open({ directory: path.join(directory, 'outbox'), connection, logger });
+    commands = [];
+    // The queue service stands outside this test: a responder that accepts and records its commands.
+    const leaseResult = { leaseExpiresAt: new Date(Date.now() + 60_000).toISOString(), cancelRequested: false };
+    const answers: Partial<Record<CommandName, unknown>> = { 'task.start': leaseResult, 'task.renew': leaseResult, 'task.complete': { state: 'completed' }, 'task.fail': { state: 'failed' } };
+    servers = Object.entries(answers).map(([command, result]) =>
+      serveRequests<{ payload: Record<string, unknown> }, unknown>(connection, {
+        subject: subjects.command(command as CommandName),
+        queueGroup: 'queue-stand-in',
+        handler: (request) => {
+          commands.push({ command: command as CommandName, payload: request.payload });
+          return Promise.resolve(result);
+        },
+      }),
+    );
+  });
+
+  afterEach(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await outbox.stop();
+    await deleteNamespaceStreams(connection);
+    await connection.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  const dependencies = (backend: Backend): TaskRunnerDependencies => ({
+    daemonId: DAEMON_ID,
+    connection,
+    queue: new QueueClient(connection),
+    outbox,
+    logger,
+    workspacesRoot: path.join(directory, 'workspaces'),
+    ownerId: 'owner-task-runner-test',
+    homeFor: () => path.join(directory, 'home'),
+    runtimeEnvironmentFor: () => Promise.resolve({}),
+    backendFor: () => backend,
+    renewEveryMs: RENEW_EVERY_MS,
+    timeouts: { idleMs: 60_000, toolBudgetMs: 60_000, totalMs: 120_000 },
+    shutdown: new AbortController().signal,
+  });
+
+  const timelineOf = async (taskId: string): Promise<AgentMessage[]> => {
+    await outbox.drained(taskId);
+    return (await readStream(connection, STREAM_CATALOG.TASK_EVENTS.name))
+      .filter((message) => message.subject === subjects.taskEvent('task.message', taskId))
+      .map((message) => (JSON.parse(message.text) as { payload: { message: AgentMessage } }).payload.message);
+  };
+
+  it('given a message that cannot be published, when the task runs, then its CLI is killed and the task fails as internal at once', async () => {
+    const task = sampleClaimedTask({ runtimeId: runtime.runtimeId });
+    let cliPid: number | undefined;
+    const backend = scriptBackend({
+      script: CLI_SCRIPT,
+      alter: (session) => ({
+        ...session,
+        messages: (async function* () {
+          for await (const message of session.messages) {
+            if (message.type === 'text') cliPid ??= (JSON.parse(message.text) as { pid: number }).pid;
+            // An adapter bug past every guard: the message breaks the contract.
+            yield { ...message, text: 42 } as unknown as AgentMessage;
+          }
+        })(),
+      }),
+    });
+
+    const startedAt = performance.now();
+    await runClaimedTask(task, runtime, dependencies(backend));
+
+    expect(performance.now() - startedAt).toBeLessThan(RENEW_EVERY_MS);
+    expect(cliPid).toBeDefined();
+    expect(isAlive(cliPid!)).toBe(false);
+    expect(commands.map((entry) => entry.command)).toEqual(['task.start', 'task.fail']);
+    // Whichever step refuses the message first (the sanitizer, the event's schema) names the reason.
+    expect(commands[1]!.payload).toMatchObject({ reason: 'internal', message: expect.stringMatching(/^the daemon could not follow the run, so it stopped the CLI: \S/) });
+    expect(await timelineOf(task.taskId)).toEqual([{ type: 'error', code: 'run_follow_failed', message: expect.stringContaining('could not follow the run') }]);
+  });
+
+  it('given a healthy run, when the task runs, then its messages reach the timeline and it completes', async () => {
+    const task = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000a002' });
+    await runClaimedTask(task, runtime, dependencies(scriptBackend({ script: "process.stdout.write(JSON.stringify({ done: true }) + '\\n');" })));
+
+    expect(commands.map((entry) => entry.command)).toEqual(['task.start', 'task.complete']);
+    expect(commands[1]!.payload).toMatchObject({ output: 'finished' });
+    expect(await timelineOf(task.taskId)).toEqual([{ type: 'text', text: '{"done":true}' }]);
+  });
+});
