@@ -36,6 +36,16 @@ describe('uuidv7', () => {
     expect(uuidv7Timestamp(ids.at(-1) ?? '').getTime()).toBeGreaterThan(1_000);
   });
 
+  it('draws fresh entropy for every id across refills of its random pool', () => {
+    // Given the default entropy source and a clock that moves every id (so the counter is re-seeded)
+    let clock = 0;
+    const next = createUuidv7Generator({ now: () => (clock += 1) });
+    // When more ids are made than one pool refill serves
+    const ids = Array.from({ length: 2_000 }, () => next());
+    // Then their random tails (the last 62 bits) never repeat
+    expect(new Set(ids.map((id) => id.slice(19))).size).toBe(ids.length);
+  });
+
   it('is deterministic with an injected clock and entropy', () => {
     const options = { now: () => 0x0197a5c36f1e, random: (size: number) => new Uint8Array(size).fill(0xff) };
     expect(createUuidv7Generator(options)()).toBe('0197a5c3-6f1e-77ff-bfff-ffffffffffff');

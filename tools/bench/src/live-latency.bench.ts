@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { subjects } from '@switchyard/contracts';
 import type { MessagingConnection } from '@switchyard/messaging';
 import type { GatewayClient } from './gateway.client';
 import { fakePrompt } from './fake-agent/fake-prompt';
@@ -8,6 +9,11 @@ import { summarizeLatencies, wallClockMs, type LatencySummary } from './statisti
 export interface LiveLatencyResult {
   /** Fake agent stdout line → daemon adapter → outbox → JetStream → gateway → WebSocket client. */
   readonly lineToWebSocket: LatencySummary;
+  /**
+   * The same lines seen by a core NATS subscriber on the task's message subject: the daemon's share
+   * (adapter, outbox, publish). The rest of `lineToWebSocket` is the gateway's (consumer, WebSocket).
+   */
+  readonly lineToNats: LatencySummary;
   /** Core NATS publish → subscriber in this process, at the same rate: the floor under the above. */
   readonly natsPublishToSubscriber: LatencySummary;
   readonly events: number;
@@ -28,6 +34,8 @@ export async function measureLiveLatency(options: {
   const { gateway } = options;
   const agentId = await gateway.createAgent({ name: `bench-live-${Date.now()}`, runtimeId: options.runtimeId });
   const task = await gateway.createTask({ agentId, prompt: fakePrompt({ events: options.events, rate: options.ratePerSecond }) });
+  // The agent spawns tens of ms after the REST answer: time enough to subscribe before its first line.
+  const streamArrivals = recordLineArrivals(options.connection, task.taskId);
 
   const latencies: number[] = [];
   await new Promise<void>((resolve, reject) => {
@@ -51,11 +59,32 @@ export async function measureLiveLatency(options: {
     socket.on('error', reject);
   });
 
+  const lineToNats = streamArrivals.stop();
   return {
     lineToWebSocket: summarizeLatencies(latencies),
+    lineToNats,
     natsPublishToSubscriber: await measureNatsPublishToSubscriber(options.connection, options.events, options.ratePerSecond),
     events: options.events,
     ratePerSecond: options.ratePerSecond,
+  };
+}
+
+/** Every `sent=` stamp published on the task's `task.message` subject, timed on arrival. */
+function recordLineArrivals(connection: MessagingConnection, taskId: string): { stop(): LatencySummary } {
+  const subscription = connection.nats.subscribe(connection.namespace.subject(subjects.taskEvent('task.message', taskId)));
+  const latencies: number[] = [];
+  void (async () => {
+    for await (const message of subscription) {
+      const receivedAt = wallClockMs();
+      const sent = /sent=([\d.]+)/.exec(message.string());
+      if (sent) latencies.push(receivedAt - Number(sent[1]));
+    }
+  })();
+  return {
+    stop() {
+      subscription.unsubscribe();
+      return summarizeLatencies(latencies);
+    },
   };
 }
 
@@ -87,5 +116,6 @@ export function liveRows(live: LiveLatencyResult): TableRow[] {
       `${live.events} events`,
       `x${format(live.lineToWebSocket.p50 / live.natsPublishToSubscriber.p50, 1)} p50 of raw NATS`,
     ],
+    [`  of which agent line -> NATS (daemon)`, summary(live.lineToNats), `${live.lineToNats.count} events`, `x${format(live.lineToNats.p50 / live.natsPublishToSubscriber.p50, 1)} p50 of raw NATS`],
   ];
 }

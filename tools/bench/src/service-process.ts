@@ -17,7 +17,10 @@ export interface ServiceProcess {
  * cannot hang. Waits for the `service_listening` log line, so LOG_LEVEL must be info or lower.
  */
 export function startServiceProcess(options: { readonly entry: string; readonly env: NodeJS.ProcessEnv; readonly timeoutMs: number }): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [path.join(workspaceRoot(), 'dist', options.entry)], { env: options.env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of every service when it stops (open it in Chrome DevTools).
+  const profileDirectory = process.env['BENCH_CPU_PROFILE_DIR'];
+  const profiling = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`, `--cpu-prof-name=${options.entry.split('/')[1]}.${Date.now()}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profiling, path.join(workspaceRoot(), 'dist', options.entry)], { env: options.env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (stopOptions?: { readonly graceMs?: number }): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
