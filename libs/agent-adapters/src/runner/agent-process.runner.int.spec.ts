@@ -82,6 +82,29 @@ describe('agent process runner', () => {
     expect(isProcessAlive(grandchildPid)).toBe(false);
   });
 
+  it('does not wait forever for a process that escaped the group (setsid) and holds stdout open', async () => {
+    // `detached` makes the grandchild a session leader: out of our group, so the exit reaping misses it.
+    const script = `
+      const { spawn } = require('node:child_process');
+      const escaped = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: ['ignore', 'inherit', 'inherit'] });
+      process.stdout.write(JSON.stringify({ type: 'escaped', pid: escaped.pid }) + '\\n');
+      process.stdout.write('{"type":"text","text":"done"}\\n', () => process.exit(0));
+    `;
+    const lines: string[] = [];
+    const startedAt = Date.now();
+    const agentProcess = startAgentProcess({ executable: process.execPath, args: ['-e', script], cwd: process.cwd(), env: {}, onLine: (line) => lines.push(line), onOversizedLine: () => undefined });
+    const exit = await agentProcess.exited;
+    const escapedPid = (JSON.parse(lines[0] as string) as { pid: number }).pid;
+    try {
+      expect(exit).toMatchObject({ exitCode: 0, signal: null });
+      expect(lines[1]).toBe('{"type":"text","text":"done"}');
+      expect(isProcessAlive(escapedPid)).toBe(true);
+      expect(Date.now() - startedAt).toBeLessThan(10_000);
+    } finally {
+      process.kill(escapedPid, 'SIGKILL');
+    }
+  });
+
   it('drops a 20 MB line as one oversized report and keeps reading the lines after it', async () => {
     const { agentProcess, lines, oversized } = startFake([{ print: { n: 1 } }, { bigLine: 20 * 1024 * 1024 }, { print: { n: 2 } }]);
     await agentProcess.exited;
@@ -107,4 +130,63 @@ describe('agent process runner', () => {
     await agentProcess.exited;
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([{ type: 'stdin', line: '{"prompt":"hello"}' }]);
   });
+});
+
+describe('agent process runner under load', () => {
+  /** Synchronous work, as a translator or the redaction of a big message would do. */
+  function busyFor(milliseconds: number): void {
+    const until = Date.now() + milliseconds;
+    while (Date.now() < until) {
+      // Nothing: the point is that the event loop cannot turn.
+    }
+  }
+
+  /**
+   * Blocks the event loop longer than the runner's stdio drain window again and again, between two
+   * poll phases: a child that exited meanwhile has its drain timer due before its output is read.
+   */
+  function starveEventLoop(blockMs: number): () => void {
+    let starving = true;
+    const block = (): void => {
+      if (!starving) return;
+      busyFor(blockMs);
+      setImmediate(block);
+    };
+    setImmediate(block);
+    return () => {
+      starving = false;
+    };
+  }
+
+  it('delivers every line of 40 concurrent short-lived CLIs while the event loop is starved', async () => {
+    const linesPerRun = 100;
+    const output = (run: number): string[] => Array.from({ length: linesPerRun }, (_, line) => `{"run":${run},"line":${line}}`);
+    const stopStarving = starveEventLoop(1500);
+    try {
+      const runs = Array.from({ length: 40 }, (_, run) => {
+        const lines: string[] = [];
+        const fake = fakeCliRun([{ printRaw: `${output(run).join('\n')}\n` }, { exit: 0 }]);
+        const agentProcess = startAgentProcess({
+          executable: fake.executable,
+          args: [...fake.launchArgs, ...fake.adapterArgs],
+          cwd: fake.cwd,
+          env: {},
+          onLine: (line) => {
+            busyFor(1);
+            lines.push(line);
+          },
+          onOversizedLine: () => undefined,
+        });
+        return { agentProcess, lines };
+      });
+      const exits = await Promise.all(runs.map(({ agentProcess }) => agentProcess.exited));
+
+      expect(exits.map((exit) => exit.exitCode)).toEqual(runs.map(() => 0));
+      const incomplete = runs.flatMap(({ lines }, run) => (lines.length === linesPerRun ? [] : [`run ${run}: ${lines.length} of ${linesPerRun} lines`]));
+      expect(incomplete).toEqual([]);
+      runs.forEach(({ lines }, run) => expect(lines).toEqual(output(run)));
+    } finally {
+      stopStarving();
+    }
+  }, 120_000);
 });

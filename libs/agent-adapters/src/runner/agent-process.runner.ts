@@ -4,11 +4,14 @@ import { AGENT_RUN_ERROR_CODES } from '../backend/agent-run-error.codes';
 import { createLineSplitter, type OversizedLine } from './line-splitter';
 import { isProcessGroupAlive, killProcessGroup, type ProcessGroupKillOutcome } from './process-group.signals';
 import { createStderrTail, type StderrTailOptions } from './stderr-tail.buffer';
+import { guardStdioDrain } from './stdio-drain.guard';
 
 export const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_KILL_GRACE_MS = 2000;
-/** After the group is gone, how long stdout may take to close (a member that left the group). */
-const STDIO_DRAIN_TIMEOUT_MS = 1000;
+/** After the group is gone, how long the pipes may stay silent yet open (a member that left the group). */
+const STDIO_SILENCE_MS = 1000;
+/** Windows of output after the group is gone before the pipes are cut anyway (see `guardStdioDrain`). */
+const STDIO_MAX_FLOWING_WINDOWS = 10;
 
 export interface AgentProcessOptions {
   readonly executable: string;
@@ -117,17 +120,8 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
   });
 
   // A process that escaped the group (setsid) could hold our pipes open forever.
-  const scheduleStdioDrain = (): void => {
-    setTimeout(() => {
-      // Paused by a slow consumer: the pipe may still hold our output, so wait rather than cut.
-      if (subprocess.stdout.isPaused()) {
-        scheduleStdioDrain();
-        return;
-      }
-      subprocess.stdout.destroy();
-      subprocess.stderr.destroy();
-    }, STDIO_DRAIN_TIMEOUT_MS).unref();
-  };
+  const scheduleStdioDrain = (): void =>
+    guardStdioDrain({ streams: [subprocess.stdout, subprocess.stderr], silenceMs: STDIO_SILENCE_MS, maxFlowingWindows: STDIO_MAX_FLOWING_WINDOWS });
 
   const exited = subprocess.then(
     async (result) => {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { exponentialBackoffDelay, redeliveryDelay, sleep } from './retry-backoff';
 
 describe('exponentialBackoffDelay', () => {
@@ -44,5 +45,26 @@ describe('sleep', () => {
     controller.abort();
 
     await expect(sleeping).resolves.toBeUndefined();
+  });
+
+  it('takes its abort listener off the signal when the wait ends, however it ends', async () => {
+    const controller = new AbortController();
+    // More waits than the default listener limit, as a long-lived shared signal sees over time.
+    for (let wait = 0; wait < 20; wait += 1) await sleep(1, controller.signal);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+
+    const concurrent = Array.from({ length: 3 }, () => sleep(60_000, controller.signal));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(3);
+    controller.abort();
+    await Promise.all(concurrent);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('adds no listener to a signal that is already aborted', async () => {
+    const signal = AbortSignal.abort();
+
+    await sleep(60_000, signal);
+
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,25 @@ const OUTAGE_MS = 10_000;
 
 function entry(taskId: string, seq: number): OutboxEntry {
   return { taskId, seq, subject: subjects.taskEvent('task.message', taskId), messageId: messageIds.taskMessage(taskId, seq), body: { taskId, seq } };
+}
+
+/**
+ * The most abort listeners one signal held at once while `work` ran. Node warns past 10
+ * (MaxListenersExceededWarning); jest's sandboxed `process` never sees that warning, so it is counted here.
+ */
+async function peakAbortListeners(work: () => Promise<void>): Promise<number> {
+  const addEventListener = EventTarget.prototype.addEventListener;
+  let peak = 0;
+  const spy = jest.spyOn(EventTarget.prototype, 'addEventListener').mockImplementation(function (this: EventTarget, ...args: Parameters<EventTarget['addEventListener']>) {
+    addEventListener.apply(this, args);
+    if (args[0] === 'abort') peak = Math.max(peak, getEventListeners(this, 'abort').length);
+  });
+  try {
+    await work();
+  } finally {
+    spy.mockRestore();
+  }
+  return peak;
 }
 
 async function storedSeqs(connection: MessagingConnection, taskId: string): Promise<number[]> {
@@ -80,6 +100,50 @@ describe('task message outbox', () => {
       await outbox.stop();
 
       expect(await storedSeqs(connection, 'task-c')).toEqual(Array.from({ length: 10 }, (_, seq) => seq));
+    });
+
+    it('retries many tasks at once without piling their waits onto one abort signal', async () => {
+      const taskIds = Array.from({ length: 16 }, (_, index) => `task-retry-${index}`);
+      const streamless = await connectMessaging({ url: testNatsUrl(), name: 'outbox-retry-test', namespace: uniqueNamespace() });
+      try {
+        const peak = await peakAbortListeners(async () => {
+          const outbox = await TaskMessageOutbox.open({ directory, connection: streamless, logger });
+          // No stream yet: every publish fails as retryable and each task waits out its backoff.
+          for (const taskId of taskIds) await outbox.enqueue(entry(taskId, 0));
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          await provisionStreams(streamless, catalogStreamDefinitions());
+          await Promise.all(taskIds.map((taskId) => outbox.drained(taskId)));
+          await outbox.stop();
+        });
+
+        expect(peak).toBeGreaterThan(0);
+        expect(peak).toBeLessThanOrEqual(1);
+        for (const taskId of taskIds) expect(await storedSeqs(streamless, taskId)).toEqual([0]);
+      } finally {
+        await deleteNamespaceStreams(streamless);
+        await streamless.close();
+      }
+    });
+
+    it('stops at once while tasks wait out their retries, keeping their messages for the next run', async () => {
+      const streamless = await connectMessaging({ url: testNatsUrl(), name: 'outbox-stop-test', namespace: uniqueNamespace() });
+      try {
+        const outbox = await TaskMessageOutbox.open({ directory, connection: streamless, logger });
+        for (let index = 0; index < 3; index += 1) await outbox.enqueue(entry(`task-stop-${index}`, 0));
+        // Long enough to be in the publish backoff (100 ms, then 200 ms, ...), not past it.
+        await new Promise((resolve) => setTimeout(resolve, 400));
+
+        const stoppingAt = Date.now();
+        await outbox.stop();
+
+        expect(Date.now() - stoppingAt).toBeLessThan(1_000);
+        expect(outbox.pendingCount()).toBe(3);
+        const reopened = new OutboxFileStore(directory);
+        expect((await reopened.recover()).pending).toHaveLength(3);
+        await reopened.close();
+      } finally {
+        await streamless.close();
+      }
     });
   });
 

@@ -15,6 +15,12 @@ interface TaskQueue {
   closed: boolean;
   pumping: Promise<void> | undefined;
   readonly drainedWaiters: Array<() => void>;
+  /**
+   * Ends the task's publish retries at `stop()`. One per task rather than one for the outbox: each
+   * retry wait listens on its signal, and many tasks retrying through an outage would pile their
+   * listeners onto a shared one (MaxListenersExceededWarning past 10).
+   */
+  readonly stopController: AbortController;
 }
 
 /**
@@ -26,7 +32,6 @@ export class TaskMessageOutbox {
   private readonly queues = new Map<string, TaskQueue>();
   private syncTimer: NodeJS.Timeout | undefined;
   private stopping = false;
-  private readonly stopController = new AbortController();
   private dropped = 0;
 
   private constructor(
@@ -83,7 +88,7 @@ export class TaskMessageOutbox {
   /** Stops publishing; what is not acknowledged stays on disk for the next run. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.stopController.abort();
+    for (const queue of this.queues.values()) queue.stopController.abort();
     clearTimeout(this.syncTimer);
     await Promise.allSettled([...this.queues.values()].flatMap((queue) => (queue.pumping ? [queue.pumping] : [])));
     await this.store.close();
@@ -92,7 +97,7 @@ export class TaskMessageOutbox {
   private queueOf(taskId: string): TaskQueue {
     let queue = this.queues.get(taskId);
     if (!queue) {
-      queue = { entries: [], closed: false, pumping: undefined, drainedWaiters: [] };
+      queue = { entries: [], closed: false, pumping: undefined, drainedWaiters: [], stopController: new AbortController() };
       this.queues.set(taskId, queue);
     }
     return queue;
@@ -120,7 +125,7 @@ export class TaskMessageOutbox {
     let markedAt = performance.now();
     while (queue.entries.length > 0 && !this.stopping) {
       const window = queue.entries.slice(0, PUBLISH_WINDOW);
-      const publishes = window.map((entry) => this.publishOnce(entry));
+      const publishes = window.map((entry) => this.publishOnce(entry, queue.stopController.signal));
       let acknowledged = 0;
       for (const outcome of publishes) {
         if ((await outcome) !== 'acknowledged') break;
@@ -132,7 +137,7 @@ export class TaskMessageOutbox {
         acknowledgedSeq = window[acknowledged - 1]!.seq;
         queue.entries.splice(0, acknowledged);
       }
-      if (acknowledged < window.length && !(await this.publishUntilAcknowledged(window[acknowledged]!))) break;
+      if (acknowledged < window.length && !(await this.publishUntilAcknowledged(window[acknowledged]!, queue.stopController.signal))) break;
       if (acknowledged < window.length) {
         acknowledgedSeq = window[acknowledged]!.seq;
         queue.entries.shift();
@@ -156,9 +161,9 @@ export class TaskMessageOutbox {
   }
 
   /** One attempt; a message JetStream refuses for good counts as done (it can never succeed). */
-  private async publishOnce(entry: OutboxEntry): Promise<'acknowledged' | 'failed'> {
+  private async publishOnce(entry: OutboxEntry, signal: AbortSignal): Promise<'acknowledged' | 'failed'> {
     try {
-      await publish(this.connection, { subject: entry.subject, data: entry.body, messageId: entry.messageId, signal: this.stopController.signal, retry: { maxAttempts: 1 } });
+      await publish(this.connection, { subject: entry.subject, data: entry.body, messageId: entry.messageId, signal, retry: { maxAttempts: 1 } });
       return 'acknowledged';
     } catch (error) {
       if (error instanceof PublishError && !isRetryableError(error)) {
@@ -170,14 +175,14 @@ export class TaskMessageOutbox {
   }
 
   /** True once acknowledged (or refused for good); false when the outbox stops first. */
-  private async publishUntilAcknowledged(entry: OutboxEntry): Promise<boolean> {
+  private async publishUntilAcknowledged(entry: OutboxEntry, signal: AbortSignal): Promise<boolean> {
     for (;;) {
       try {
         await publish(this.connection, {
           subject: entry.subject,
           data: entry.body,
           messageId: entry.messageId,
-          signal: this.stopController.signal,
+          signal,
         });
         return true;
       } catch (error) {

@@ -28,6 +28,12 @@ const SAFETY_POLL_MS = 30_000;
 export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly queue: QueueClient;
   private readonly shutdown = new AbortController();
+  /**
+   * One abort per run, all aborted at shutdown. Each run listens on its signal for as long as it
+   * lasts, so with one signal shared by every run more than 10 runs in flight would trip Node's
+   * MaxListenersExceededWarning (and hide a real leak behind a raised limit).
+   */
+  private readonly runAborts = new Set<AbortController>();
   private readonly running = new Set<Promise<void>>();
   private readonly backends = new BackendCatalog();
   private outbox: TaskMessageOutbox | undefined;
@@ -66,6 +72,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     clearInterval(this.poll);
     this.subscriptions.forEach((subscription) => subscription.unsubscribe());
     this.shutdown.abort();
+    this.runAborts.forEach((runAbort) => runAbort.abort());
     await this.claiming;
     await Promise.allSettled([...this.running]);
     await this.outbox?.stop();
@@ -97,6 +104,10 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     const runtime = runtimes.find((candidate) => candidate.runtimeId === task.runtimeId);
     if (!runtime || !this.outbox) return;
     this.slots.take(task.taskId);
+    const runAbort = new AbortController();
+    // A claim answered after shutdown began: its run starts aborted.
+    if (this.shutdown.signal.aborted) runAbort.abort();
+    this.runAborts.add(runAbort);
     const run = runClaimedTask(task, runtime, {
       daemonId: this.config.DAEMON_ID,
       connection: this.connection,
@@ -110,10 +121,11 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
       backendFor: (target) => this.backends.backendFor(target),
       timeouts: { idleMs: this.config.DAEMON_IDLE_TIMEOUT_MS, toolBudgetMs: this.config.DAEMON_TOOL_BUDGET_MS, totalMs: this.config.DAEMON_RUN_TIMEOUT_MS },
       renewEveryMs: 10_000,
-      shutdown: this.shutdown.signal,
+      shutdown: runAbort.signal,
     })
       .catch((error: unknown) => this.logger.error({ err: error, taskId: task.taskId }, 'task run failed unexpectedly'))
       .finally(() => {
+        this.runAborts.delete(runAbort);
         this.slots.release(task.taskId);
         this.running.delete(run);
         this.requestClaim();
