@@ -101,6 +101,12 @@ export const COMMAND_CATALOG = {
     payload: task.taskCancelMatchingPayloadSchema,
     result: task.taskCancelMatchingResultSchema,
   }),
+  'task.release_orphans': defineCommand({
+    command: 'task.release_orphans',
+    schemaVersion: 1,
+    payload: task.taskReleaseOrphansPayloadSchema,
+    result: task.taskReleaseOrphansResultSchema,
+  }),
 } as const;
 
 /**
@@ -133,6 +139,7 @@ export type TaskFailCommand = CommandEnvelope<'task.fail', task.TaskFailPayload,
 export type TaskCancelCommand = CommandEnvelope<'task.cancel', task.TaskCancelPayload, 1>;
 export type TaskRequeueCommand = CommandEnvelope<'task.requeue', task.TaskRequeuePayload, 1>;
 export type TaskCancelMatchingCommand = CommandEnvelope<'task.cancel_matching', task.TaskCancelMatchingPayload, 1>;
+export type TaskReleaseOrphansCommand = CommandEnvelope<'task.release_orphans', task.TaskReleaseOrphansPayload, 1>;
 
 export type SwitchyardCommand =
   | TaskEnqueueCommand
@@ -143,7 +150,8 @@ export type SwitchyardCommand =
   | TaskFailCommand
   | TaskCancelCommand
   | TaskRequeueCommand
-  | TaskCancelMatchingCommand;
+  | TaskCancelMatchingCommand
+  | TaskReleaseOrphansCommand;
 
 /** Result type per command, written out so the type tests can hold the schemas to it. */
 export interface CommandResults {
@@ -156,6 +164,7 @@ export interface CommandResults {
   'task.cancel': task.TaskStateResult;
   'task.requeue': task.TaskStateResult;
   'task.cancel_matching': task.TaskCancelMatchingResult;
+  'task.release_orphans': task.TaskReleaseOrphansResult;
 }
 
 export type CommandOf<TCommand extends CommandName> = Extract<SwitchyardCommand, { command: TCommand }>;
@@ -172,6 +181,7 @@ export const commandSchema = z.discriminatedUnion('command', [
   COMMAND_CATALOG['task.cancel'].request,
   COMMAND_CATALOG['task.requeue'].request,
   COMMAND_CATALOG['task.cancel_matching'].request,
+  COMMAND_CATALOG['task.release_orphans'].request,
 ]);
 
 export function isCommandName(value: unknown): value is CommandName {

@@ -37,6 +37,7 @@ const PAYLOADS: { [TCommand in CommandName]: CommandPayloadOf<TCommand> } = {
   'task.cancel': { taskId: 't1', requestedBy: { kind: 'api_token', id: 'token-1' }, reason: null },
   'task.requeue': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', reason: 'cancelled_by_shutdown', message: 'daemon stopping' },
   'task.cancel_matching': { scope: { kind: 'issue', issueId: 'issue-7', agentId: null }, requestedBy: { kind: 'user', id: 'user-ada' }, reason: 'issue closed' },
+  'task.release_orphans': { daemonId: 'daemon-1', bootedAt: later },
 };
 
 function expectViolation(input: unknown, code: ContractViolation['code']): ContractViolation {
@@ -49,7 +50,18 @@ function expectViolation(input: unknown, code: ContractViolation['code']): Contr
 describe('command catalog', () => {
   it('has the queue commands of the design', () => {
     expect([...COMMAND_NAMES].sort()).toEqual(
-      ['task.cancel', 'task.cancel_matching', 'task.claim', 'task.complete', 'task.enqueue', 'task.fail', 'task.renew', 'task.requeue', 'task.start'].sort(),
+      [
+        'task.cancel',
+        'task.cancel_matching',
+        'task.claim',
+        'task.complete',
+        'task.enqueue',
+        'task.fail',
+        'task.release_orphans',
+        'task.renew',
+        'task.requeue',
+        'task.start',
+      ].sort(),
     );
   });
 

@@ -27,6 +27,9 @@ export type CommandPayloadTypeTests = [
   Expect<Equal<z.infer<typeof task.taskCancelScopeSchema>, task.TaskCancelScope>>,
   Expect<Equal<z.infer<typeof task.taskCancelMatchingPayloadSchema>, task.TaskCancelMatchingPayload>>,
   Expect<Equal<z.infer<typeof task.taskCancelMatchingResultSchema>, task.TaskCancelMatchingResult>>,
+  Expect<Equal<z.infer<typeof task.taskReleaseOrphansPayloadSchema>, task.TaskReleaseOrphansPayload>>,
+  Expect<Equal<z.infer<typeof task.releasedAttemptSchema>, task.ReleasedAttempt>>,
+  Expect<Equal<z.infer<typeof task.taskReleaseOrphansResultSchema>, task.TaskReleaseOrphansResult>>,
 ];
 
 export type CommandEnvelopeTypeTests = [

@@ -240,3 +240,40 @@ export const taskRequeuePayloadSchema = z.object({
   reason: taskFailureReasonSchema,
   message: z.string(),
 });
+
+/**
+ * A daemon at boot, before its first claim, gives up every attempt still held under its id: a
+ * fresh process runs nothing from before its boot, and the agents died with the old one. Assumes
+ * one process per daemon id.
+ */
+export interface TaskReleaseOrphansPayload {
+  daemonId: string;
+  /** When this process booted, by the daemon's clock: named in the failure, never compared with the queue's. */
+  bootedAt: string;
+}
+export const taskReleaseOrphansPayloadSchema = z.object({
+  daemonId: identifierSchema,
+  bootedAt: isoTimestampSchema,
+});
+
+/** One attempt the release ended: `failed` (or `cancelled` when a cancel was pending), and whether its retry is queued. */
+export interface ReleasedAttempt {
+  taskId: string;
+  attempt: number;
+  runtimeId: string;
+  state: TaskState;
+  willRetry: boolean;
+}
+export const releasedAttemptSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  runtimeId: identifierSchema,
+  state: taskStateSchema,
+  willRetry: z.boolean(),
+});
+
+/** Empty when the previous process left nothing behind (or this is the first boot). */
+export interface TaskReleaseOrphansResult {
+  tasks: ReleasedAttempt[];
+}
+export const taskReleaseOrphansResultSchema = z.object({ tasks: z.array(releasedAttemptSchema) });

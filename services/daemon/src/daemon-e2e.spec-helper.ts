@@ -27,6 +27,8 @@ export interface DaemonE2eStack {
   readonly model: MockModelServer;
   readonly home: string;
   readonly connection: MessagingConnection;
+  /** The services' database, e.g. to hold a lock that stalls a command. */
+  readonly databaseUrl: string;
   startDaemon(options: { readonly daemonId: string; readonly env?: Readonly<Record<string, string>> }): Promise<ServiceChild>;
   enqueue(overrides: Partial<CommandPayloadOf<'task.enqueue'>> & Pick<CommandPayloadOf<'task.enqueue'>, 'runtimeId' | 'prompt'>): Promise<string>;
   tasks(where: string, parameters: unknown[]): Promise<TaskRow[]>;
@@ -61,6 +63,7 @@ export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
     model,
     home,
     connection,
+    databaseUrl: database.url,
     startDaemon: (options) => system.startDaemon(options),
     async enqueue(overrides) {
       const payload: CommandPayloadOf<'task.enqueue'> = {

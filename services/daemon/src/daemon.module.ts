@@ -3,10 +3,14 @@ import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from './daemon.config';
 import { DAEMON_CONFIG, DAEMON_LOGGER } from './daemon.tokens';
 import { ClaimLoop } from './run-loop/claim-loop';
+import { OrphanRelease } from './run-loop/orphan-release';
 import { SlotTracker } from './run-loop/slot-tracker';
 import { RuntimeRegistry } from './runtimes/runtime-registry';
 
-/** The daemon: runtimes detected and heartbeated, work claimed on nudges and run through the adapters. */
+/**
+ * The daemon: runtimes detected and heartbeated, the attempts of a previous process released at
+ * boot, then work claimed on nudges and run through the adapters.
+ */
 @Module({})
 export class DaemonModule {
   static forRoot(config: DaemonConfig, logger: JsonLogger): DynamicModule {
@@ -17,6 +21,7 @@ export class DaemonModule {
         { provide: DAEMON_LOGGER, useValue: logger },
         { provide: SlotTracker, useValue: new SlotTracker(config.DAEMON_MAX_SLOTS) },
         RuntimeRegistry,
+        OrphanRelease,
         ClaimLoop,
       ],
       exports: [RuntimeRegistry],

@@ -80,6 +80,26 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
     expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued', 'task.claimed', 'task.started', 'task.failed']);
   });
 
+  it('nudges the runtime’s daemons once it has queued a retry, so they need not wait for their poll', async () => {
+    const runtimeId = uniqueNamespace('runtime');
+    await heartbeat(runtimeId);
+    await waitFor(async () => (await client.query('select 1 from runtime_presence where runtime_id = $1', [runtimeId]))[0], 10_000);
+    const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
+    await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
+    await client.expectOk('task.start', { taskId, attempt: 1, daemonId: DAEMON, workDir: '/w', resumedSessionId: null });
+    // From here only the sweeper queues work on this runtime (the enqueue's own nudge is behind us).
+    // No nudge within the failure window makes the iteration throw a timeout.
+    const nudges = client.messaging.nats.subscribe(client.messaging.namespace.subject(subjects.workAvailable(runtimeId)), { max: 1, timeout: FAILURE_WINDOW_MS });
+    await client.messaging.nats.flush();
+
+    let nudged = 0;
+    for await (const _ of nudges) nudged += 1;
+
+    expect(nudged).toBe(1);
+    const retries = await client.query<{ status: string }>('select status from agent_task_queue where retry_of_task_id = $1', [taskId]);
+    expect(retries).toEqual([{ status: 'queued' }]);
+  });
+
   it('requeues a claimed task that never starts, and the next claim is attempt 2', async () => {
     const runtimeId = uniqueNamespace('runtime');
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));

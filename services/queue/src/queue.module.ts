@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { outboxRelayProvider } from '@switchyard/event-store';
 import type { JsonLogger } from '@switchyard/service-kit';
+import { WorkAvailableNudger } from './claim/work-available.nudger';
 import { TaskCommandServer } from './commands/task-command.server';
 import type { QueueConfig } from './queue.config';
 import { QUEUE_CONFIG, QUEUE_LOGGER, TASK_TOKEN_SECRET } from './queue.tokens';
@@ -31,6 +32,7 @@ export class QueueModule {
         { provide: QUEUE_LOGGER, useValue: logger },
         { provide: TASK_TOKEN_SECRET, useValue: taskTokenSecret(config, logger) },
         outboxRelayProvider({ pollIntervalMs: config.QUEUE_RELAY_POLL_INTERVAL_MS, logger: logger.child({ component: 'outbox-relay' }) }),
+        WorkAvailableNudger,
         TaskCommandServer,
         RuntimePresenceConsumer,
         TaskSweeper,

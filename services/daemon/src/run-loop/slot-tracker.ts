@@ -4,11 +4,13 @@ import { Injectable } from '@nestjs/common';
 @Injectable()
 export class SlotTracker {
   private readonly active = new Set<string>();
+  /** Closed: no slot is offered, whatever is free (at boot, until the queue released the previous process's attempts). */
+  private closed = false;
 
   constructor(private readonly capacity: number) {}
 
   get freeSlots(): number {
-    return Math.max(0, this.capacity - this.active.size);
+    return this.closed ? 0 : Math.max(0, this.capacity - this.active.size);
   }
 
   activeTaskIds(): string[] {
@@ -21,5 +23,13 @@ export class SlotTracker {
 
   release(taskId: string): void {
     this.active.delete(taskId);
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  open(): void {
+    this.closed = false;
   }
 }

@@ -13,9 +13,10 @@ import { commandErrorCodeOf } from '../domain/task-refusal';
 import type { TaskCommand } from '../domain/task.commands';
 import type { Task } from '../domain/task.state';
 import type { QueueConfig } from '../queue.config';
-import { applyTaskCommand, type AppliedDecision, type CommandCause } from '../storage/task.repository';
-import { enqueueRetry } from '../retry/enqueue-retry';
+import { applyTaskCommand, type CommandCause } from '../storage/task.repository';
+import { applyThenRetry } from '../retry/enqueue-retry';
 import { findUnfinishedTasks } from './cancel-scope.query';
+import { releaseOrphans } from './release-orphans';
 import { recordAgentLimit } from '../claim/agent-limit.store';
 
 export interface CommandContext {
@@ -35,12 +36,12 @@ const later = (now: Date, milliseconds: number): string => new Date(now.getTime(
 async function decideAndReply<TResult>(
   context: CommandContext,
   command: TaskCommand,
-  result: (task: Task, applied: AppliedDecision) => TResult | Promise<TResult>,
+  result: (task: Task) => TResult,
 ): Promise<CommandReply<TResult>> {
   const applied = await applyTaskCommand({ manager: context.manager, cause: context.cause, command });
   if (!applied.decision.ok) return commandFailure(commandErrorCodeOf(applied.decision.refusal.code), applied.decision.refusal.message);
   const task = applied.state as Task;
-  return commandSuccess(await result(task, applied), applied.decision.alreadyApplied ? { alreadyApplied: true } : {});
+  return commandSuccess(result(task), applied.decision.alreadyApplied ? { alreadyApplied: true } : {});
 }
 
 const stateResult = (task: Task) => ({ taskId: task.taskId, state: task.status });
@@ -92,14 +93,16 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
 
   'task.complete': (payload, context) => decideAndReply(context, { kind: 'complete', ...payload, now: context.now.toISOString() }, stateResult),
 
-  'task.fail': (payload, context) =>
-    decideAndReply(context, { kind: 'fail', ...payload, now: context.now.toISOString() }, async (task, applied) => ({
-      ...stateResult(task),
-      willRetry:
-        applied.decision.ok && !applied.decision.alreadyApplied && task.status === 'failed'
-          ? await enqueueRetry({ manager: context.manager, task, cause: context.cause, now: context.now })
-          : false,
-    })),
+  'task.fail': async (payload, context) => {
+    const { decision, state, willRetry } = await applyThenRetry({
+      manager: context.manager,
+      cause: context.cause,
+      now: context.now,
+      command: { kind: 'fail', ...payload, now: context.now.toISOString() },
+    });
+    if (!decision.ok) return commandFailure(commandErrorCodeOf(decision.refusal.code), decision.refusal.message);
+    return commandSuccess({ ...stateResult(state as Task), willRetry }, decision.alreadyApplied ? { alreadyApplied: true } : {});
+  },
 
   'task.cancel': (payload, context) => decideAndReply(context, { kind: 'cancel', ...payload, now: context.now.toISOString() }, stateResult),
 
@@ -117,4 +120,7 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
     }
     return commandSuccess({ tasks });
   },
+
+  'task.release_orphans': async (payload, context) =>
+    commandSuccess({ tasks: await releaseOrphans({ manager: context.manager, payload, cause: context.cause, now: context.now }) }),
 };

@@ -1,11 +1,21 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { COMMAND_CATALOG, COMMAND_NAMES, subjects, type CommandName, type CommandOf, type CommandReply, type TaskClaimResult } from '@switchyard/contracts';
+import {
+  COMMAND_CATALOG,
+  COMMAND_NAMES,
+  subjects,
+  type CommandName,
+  type CommandOf,
+  type CommandReply,
+  type TaskClaimResult,
+  type TaskReleaseOrphansResult,
+} from '@switchyard/contracts';
 import { OutboxRelay } from '@switchyard/event-store';
 import { MESSAGING_CONNECTION, MessagingClient, type MessagingConnection } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { resolveClaimResumes, storeResolvedClaimReply } from '../claim/claim-resume.resolver';
+import { WorkAvailableNudger } from '../claim/work-available.nudger';
 import { QUEUE_CONFIG, QUEUE_LOGGER, TASK_TOKEN_SECRET } from '../queue.tokens';
 import type { QueueConfig } from '../queue.config';
 import { runIdempotentCommand } from './run-idempotent-command';
@@ -30,6 +40,7 @@ export class TaskCommandServer implements OnModuleInit {
     @Inject(QUEUE_LOGGER) private readonly logger: JsonLogger,
     private readonly client: MessagingClient,
     private readonly relay: OutboxRelay,
+    private readonly nudger: WorkAvailableNudger,
   ) {}
 
   onModuleInit(): void {
@@ -66,7 +77,7 @@ export class TaskCommandServer implements OnModuleInit {
     const reply = name === 'task.claim' ? await this.decideResumes(envelope.requestId, executed) : executed;
     if (reply.ok && !reply.alreadyApplied) {
       this.relay.wake();
-      if (QUEUEING_COMMANDS.has(name)) await this.nudgeDaemons(envelope);
+      this.nudger.nudge(await this.runtimesWithNewWork(name, envelope, reply));
     }
     return reply;
   }
@@ -89,16 +100,18 @@ export class TaskCommandServer implements OnModuleInit {
     return resolved.reply;
   }
 
-  /** Best effort: daemons also claim on a slow safety poll, so a lost nudge only delays. */
-  private async nudgeDaemons(envelope: CommandOf<CommandName>): Promise<void> {
-    const runtimeId = 'runtimeId' in envelope.payload ? envelope.payload.runtimeId : undefined;
-    if (typeof runtimeId === 'string') {
-      this.connection.nats.publish(this.connection.namespace.subject(subjects.workAvailable(runtimeId)));
-    } else {
-      const rows = await this.dataSource.query<Array<{ runtime_id: string }>>('select runtime_id from agent_task_queue where task_id = $1', [
-        (envelope.payload as { taskId: string }).taskId,
-      ]);
-      for (const row of rows) this.connection.nats.publish(this.connection.namespace.subject(subjects.workAvailable(row.runtime_id)));
+  /** The runtimes whose daemons should claim now: where the committed command queued work. */
+  private async runtimesWithNewWork<TName extends CommandName>(name: TName, envelope: CommandOf<TName>, reply: { result: unknown }): Promise<string[]> {
+    // The release names its retried attempts' runtimes; a retry runs on the runtime of the task it retries.
+    if (name === 'task.release_orphans') {
+      return (reply.result as TaskReleaseOrphansResult).tasks.filter((task) => task.willRetry).map((task) => task.runtimeId);
     }
+    if (!QUEUEING_COMMANDS.has(name)) return [];
+    const runtimeId = 'runtimeId' in envelope.payload ? envelope.payload.runtimeId : undefined;
+    if (typeof runtimeId === 'string') return [runtimeId];
+    const rows = await this.dataSource.query<Array<{ runtime_id: string }>>('select runtime_id from agent_task_queue where task_id = $1', [
+      (envelope.payload as { taskId: string }).taskId,
+    ]);
+    return rows.map((row) => row.runtime_id);
   }
 }

@@ -36,7 +36,7 @@ export function isRepeatOfEnding(command: TaskCommand, task: Task): boolean {
     case 'runtime_offline':
       return (
         endedAttempt(outcome, command, task) &&
-        (outcome.status === 'cancelled' || (outcome.status === 'failed' && outcome.reason === 'runtime_offline'))
+        (outcome.status === 'cancelled' || (outcome.status === 'failed' && outcome.reason === (command.reason ?? 'runtime_offline')))
       );
     case 'timeout':
       return (

@@ -80,12 +80,16 @@ export interface TimeOutTask extends CommandBase {
   limitMs: number;
 }
 
-/** Sweeper: the daemon holding `attempt` stopped heartbeating. */
+/**
+ * The daemon holding `attempt` is gone: it stopped heartbeating (sweeper, `runtime_offline`, the
+ * default), or it restarted and so runs nothing from before (`runtime_recovery`).
+ */
 export interface FailOfflineTask extends CommandBase {
   kind: 'runtime_offline';
   attempt: number;
   daemonId: string;
   message: string;
+  reason?: 'runtime_offline' | 'runtime_recovery';
 }
 
 export type TaskCommand =

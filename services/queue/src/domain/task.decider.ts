@@ -266,7 +266,7 @@ function failOffline(command: FailOfflineTask, task: Task): TaskDecision {
   if (stale) return stale;
   if (task.cancelRequest) return applied([cancelled(task, { request: task.cancelRequest, now: command.now })]);
   return applied([
-    failed(task, { reason: 'runtime_offline', message: command.message, sessionId: null, detail: null, now: command.now }),
+    failed(task, { reason: command.reason ?? 'runtime_offline', message: command.message, sessionId: null, detail: null, now: command.now }),
   ]);
 }
 

@@ -333,6 +333,13 @@ describe('task decider', () => {
       given([...histories.running, failed]).when(commands.runtimeOffline()).thenAlreadyApplied();
     });
 
+    it('fails the live attempt of a restarted daemon as runtime_recovery, once', () => {
+      const restarted = { reason: 'runtime_recovery' as const, message: 'Daemon d restarted; the run was lost with it' };
+      const failed = events.failed(restarted);
+      given(histories.running).when(commands.runtimeOffline(restarted)).then([failed]);
+      given([...histories.running, failed]).when(commands.runtimeOffline(restarted)).thenAlreadyApplied();
+    });
+
     it('refuses an attempt that moved to another daemon', () => {
       const reclaimed = [...histories.requeued, events.claimed({ attempt: 2, daemonId: OTHER_DAEMON, at: NOW, startBy: SOON })];
       given(reclaimed).when(commands.runtimeOffline({ attempt: 1 })).thenRefused('stale_attempt');

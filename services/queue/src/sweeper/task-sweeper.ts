@@ -3,14 +3,14 @@ import type { DataSource } from 'typeorm';
 import { OutboxRelay } from '@switchyard/event-store';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
+import { WorkAvailableNudger } from '../claim/work-available.nudger';
 import type { TaskCommand } from '../domain/task.commands';
 import type { Task } from '../domain/task.state';
 import { commandErrorCodeOf } from '../domain/task-refusal';
 import { runIdempotentCommand } from '../commands/run-idempotent-command';
 import type { QueueConfig } from '../queue.config';
 import { QUEUE_CONFIG, QUEUE_LOGGER } from '../queue.tokens';
-import { enqueueRetry } from '../retry/enqueue-retry';
-import { applyTaskCommand } from '../storage/task.repository';
+import { applyThenRetry } from '../retry/enqueue-retry';
 import { findOverdueWork, markSilentRuntimesOffline, type OverdueTask } from './overdue-work.query';
 
 const SWEEP_BATCH = 500;
@@ -19,7 +19,8 @@ const SWEEP_BATCH = 500;
  * Nothing stuck (design §4.4): on every tick, attempts on silent runtimes fail `runtime_offline`,
  * missed start deadlines requeue, missed leases time out, expired queued work fails, and each
  * failure gets its retry. Every action is an idempotent command (`sweep:<kind>:<task>:<attempt>`),
- * so replicas sweeping at once apply each at most once.
+ * so replicas sweeping at once apply each at most once. Work it puts back (a requeue, a retry)
+ * nudges the runtime's daemons once committed, as commands do, instead of waiting for their poll.
  */
 @Injectable()
 export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -35,6 +36,7 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(QUEUE_CONFIG) private readonly config: QueueConfig,
     @Inject(QUEUE_LOGGER) private readonly logger: JsonLogger,
     private readonly relay: OutboxRelay,
+    private readonly nudger: WorkAvailableNudger,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -94,15 +96,15 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
       commandType: `sweep.${item.kind}`,
       execute: async (manager) => {
         const cause = { requestId, correlationId: requestId };
-        const applied = await applyTaskCommand({ manager, cause, command: this.commandFor(item, now) });
-        if (!applied.decision.ok) return { ok: false, error: { code: commandErrorCodeOf(applied.decision.refusal.code), message: applied.decision.refusal.message, retryable: false } };
-        const task = applied.state as Task;
-        if (!applied.decision.alreadyApplied && task.status === 'failed') await enqueueRetry({ manager, task, cause, now });
-        return { ok: true, result: { taskId: task.taskId, state: task.status } };
+        const { decision, state, willRetry } = await applyThenRetry({ manager, cause, now, command: this.commandFor(item, now) });
+        if (!decision.ok) return { ok: false, error: { code: commandErrorCodeOf(decision.refusal.code), message: decision.refusal.message, retryable: false } };
+        const task = state as Task;
+        return { ok: true, result: { taskId: task.taskId, state: task.status, runtimeId: task.runtimeId, workQueued: willRetry || task.status === 'queued' } };
       },
     });
     if (reply.ok && !reply.alreadyApplied) {
       this.logger.info({ taskId: item.taskId, attempt: item.attempt, sweep: item.kind, state: reply.result.state }, 'sweeper changed a task');
+      if (reply.result.workQueued) this.nudger.nudge([reply.result.runtimeId]);
       return true;
     }
     return false;
