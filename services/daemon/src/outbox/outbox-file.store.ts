@@ -12,6 +12,7 @@ export interface OutboxEntry {
 
 const ENTRIES_SUFFIX = '.jsonl';
 const ACKED_SUFFIX = '.acked';
+/** Written by earlier versions, which marked closed tasks on disk; removed with the task. */
 const CLOSED_SUFFIX = '.closed';
 
 /**
@@ -22,13 +23,47 @@ const CLOSED_SUFFIX = '.closed';
  */
 export class OutboxFileStore {
   private readonly handles = new Map<string, Promise<FileHandle>>();
+  private readonly batches = new Map<string, AppendBatches>();
 
   constructor(private readonly directory: string) {}
 
-  async append(entry: OutboxEntry): Promise<void> {
-    const handle = await this.handleFor(entry.taskId);
-    // write() reaches the page cache before we return: a killed daemon keeps the line.
-    await handle.write(`${JSON.stringify(entry)}\n`);
+  /**
+   * Resolves once the line is in the page cache (a killed daemon keeps it). Lines appended while a
+   * write of the task is under way go out together in the next one, in call order: a busy task costs
+   * one write per batch, not one per message, and callers need not wait for each other.
+   */
+  append(entry: OutboxEntry): Promise<void> {
+    let batches = this.batches.get(entry.taskId);
+    if (!batches) {
+      batches = { writing: undefined, next: undefined };
+      this.batches.set(entry.taskId, batches);
+    }
+    const next = (batches.next ??= { lines: [], written: deferred() });
+    next.lines.push(`${JSON.stringify(entry)}\n`);
+    if (!batches.writing) this.writeNext(entry.taskId, batches);
+    return next.written.promise;
+  }
+
+  private writesUnderWay(): Array<Promise<void>> {
+    return [...this.batches.values()].flatMap((batches) => (batches.writing ? [batches.writing] : []));
+  }
+
+  private writeNext(taskId: string, batches: AppendBatches): void {
+    const batch = batches.next;
+    batches.next = undefined;
+    if (!batch) {
+      batches.writing = undefined;
+      return;
+    }
+    batches.writing = (async () => {
+      try {
+        const handle = await this.handleFor(taskId);
+        await handle.write(batch.lines.join(''));
+        batch.written.resolve();
+      } catch (error) {
+        batch.written.reject(error);
+      }
+    })().then(() => this.writeNext(taskId, batches));
   }
 
   /** Forces appended lines to disk (group commit: called per batch, not per line). */
@@ -40,39 +75,41 @@ export class OutboxFileStore {
     await writeFile(this.file(taskId, ACKED_SUFFIX), String(seq));
   }
 
-  /** No more messages will come for the task; its files go once everything is acknowledged. */
-  async markClosed(taskId: string): Promise<void> {
-    await writeFile(this.file(taskId, CLOSED_SUFFIX), '');
-  }
-
   async remove(taskId: string): Promise<void> {
+    await this.batches.get(taskId)?.writing;
+    this.batches.delete(taskId);
     const handle = this.handles.get(taskId);
     this.handles.delete(taskId);
     if (handle) await (await handle).close();
     await Promise.all([ENTRIES_SUFFIX, ACKED_SUFFIX, CLOSED_SUFFIX].map((suffix) => rm(this.file(taskId, suffix), { force: true })));
   }
 
-  /** What a previous run left unacknowledged, per task in seq order; a torn last line is dropped. */
-  async recover(): Promise<{ pending: OutboxEntry[]; closedTasks: string[] }> {
+  /**
+   * What a previous run left: every task it has files of, and what is unacknowledged, per task in
+   * seq order; a torn last line is dropped.
+   */
+  async recover(): Promise<{ tasks: string[]; pending: OutboxEntry[] }> {
     await mkdir(this.directory, { recursive: true });
     const names = await readdir(this.directory);
+    const tasks: string[] = [];
     const pending: OutboxEntry[] = [];
-    const closedTasks: string[] = [];
     for (const name of names.filter((candidate) => candidate.endsWith(ENTRIES_SUFFIX))) {
       const taskId = name.slice(0, -ENTRIES_SUFFIX.length);
+      tasks.push(taskId);
       const acked = Number(await readFile(this.file(taskId, ACKED_SUFFIX), 'utf8').catch(() => '-1'));
       const lines = (await readFile(path.join(this.directory, name), 'utf8')).split('\n');
       for (const line of lines) {
         const entry = parseLine(line);
         if (entry && entry.seq > acked) pending.push(entry);
       }
-      if (names.includes(`${taskId}${CLOSED_SUFFIX}`)) closedTasks.push(taskId);
     }
     pending.sort((left, right) => (left.taskId === right.taskId ? left.seq - right.seq : left.taskId.localeCompare(right.taskId)));
-    return { pending, closedTasks };
+    return { tasks, pending };
   }
 
   async close(): Promise<void> {
+    // A finished write starts the batch queued behind it: wait until none is left.
+    for (let writing = this.writesUnderWay(); writing.length > 0; writing = this.writesUnderWay()) await Promise.all(writing);
     await this.sync();
     await Promise.all([...this.handles.values()].map(async (handle) => (await handle).close()));
     this.handles.clear();
@@ -91,6 +128,28 @@ export class OutboxFileStore {
     // Task ids are subject tokens (no separators), so they are safe file names.
     return path.join(this.directory, `${taskId}${suffix}`);
   }
+}
+
+/** A task's lines: the write under way, and the batch that goes out after it. */
+interface AppendBatches {
+  writing: Promise<void> | undefined;
+  next: { readonly lines: string[]; readonly written: Deferred } | undefined;
+}
+
+interface Deferred {
+  readonly promise: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((onResolve, onReject) => {
+    resolve = onResolve;
+    reject = onReject;
+  });
+  return { promise, resolve, reject };
 }
 
 function parseLine(line: string): OutboxEntry | undefined {

@@ -102,6 +102,49 @@ describe('task message outbox', () => {
       expect(await storedSeqs(connection, 'task-c')).toEqual(Array.from({ length: 10 }, (_, seq) => seq));
     });
 
+    it('writes and publishes a task in call order when its enqueues do not wait for each other', async () => {
+      // Given an outbox, when 500 messages of a task are enqueued back to back without waiting
+      const outbox = await TaskMessageOutbox.open({ directory, connection, logger });
+      await Promise.all(Array.from({ length: 500 }, (_, seq) => outbox.enqueue(entry('task-burst', seq))));
+      await outbox.closeTask('task-burst');
+      await outbox.drained('task-burst');
+      await outbox.stop();
+
+      // Then the stream holds each once, in seq order, and the task's files are gone
+      expect(await storedSeqs(connection, 'task-burst')).toEqual(Array.from({ length: 500 }, (_, seq) => seq));
+      expect(await readdir(directory)).toEqual([]);
+    });
+
+    it('closing a task while its messages are still being written publishes them all before its files go', async () => {
+      const outbox = await TaskMessageOutbox.open({ directory, connection, logger });
+      const writes = Array.from({ length: 50 }, (_, seq) => outbox.enqueue(entry('task-closing', seq)));
+      await outbox.closeTask('task-closing');
+      await Promise.all(writes);
+      await outbox.drained('task-closing');
+      await outbox.stop();
+
+      expect(await storedSeqs(connection, 'task-closing')).toEqual(Array.from({ length: 50 }, (_, seq) => seq));
+      expect(await readdir(directory)).toEqual([]);
+    });
+
+    it("removes a previous process's task files once what they hold is acknowledged", async () => {
+      // Given a dead daemon's outbox: one task fully acknowledged, one with messages never published
+      const previous = new OutboxFileStore(directory);
+      for (let seq = 0; seq < 3; seq += 1) await previous.append(entry('task-acked', seq));
+      await previous.markAcknowledged('task-acked', 2);
+      for (let seq = 0; seq < 3; seq += 1) await previous.append(entry('task-unsent', seq));
+      await previous.close();
+
+      // When the next process opens it and publishes what was left
+      const outbox = await TaskMessageOutbox.open({ directory, connection, logger });
+      await Promise.all([outbox.drained('task-acked'), outbox.drained('task-unsent')]);
+      await outbox.stop();
+
+      // Then nothing of either task stays on disk (their runs died with the old process)
+      expect(await storedSeqs(connection, 'task-unsent')).toEqual([0, 1, 2]);
+      expect(await readdir(directory)).toEqual([]);
+    });
+
     it('retries many tasks at once without piling their waits onto one abort signal', async () => {
       const taskIds = Array.from({ length: 16 }, (_, index) => `task-retry-${index}`);
       const streamless = await connectMessaging({ url: testNatsUrl(), name: 'outbox-retry-test', namespace: uniqueNamespace() });

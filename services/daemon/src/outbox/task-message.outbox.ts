@@ -12,6 +12,8 @@ const RETRY_DELAY_MS = 500;
 
 interface TaskQueue {
   readonly entries: OutboxEntry[];
+  /** Enqueued, not yet on disk: they join `entries` once written, so the task is not drained yet. */
+  appending: number;
   closed: boolean;
   pumping: Promise<void> | undefined;
   readonly drainedWaiters: Array<() => void>;
@@ -21,6 +23,11 @@ interface TaskQueue {
    * listeners onto a shared one (MaxListenersExceededWarning past 10).
    */
   readonly stopController: AbortController;
+}
+
+/** Nothing of the task left to write or publish. */
+function isIdle(queue: TaskQueue): boolean {
+  return queue.entries.length === 0 && queue.appending === 0;
 }
 
 /**
@@ -44,35 +51,46 @@ export class TaskMessageOutbox {
   static async open(options: { readonly directory: string; readonly connection: MessagingConnection; readonly logger: JsonLogger }): Promise<TaskMessageOutbox> {
     const store = new OutboxFileStore(options.directory);
     const outbox = new TaskMessageOutbox(store, options.connection, options.logger);
-    const { pending, closedTasks } = await store.recover();
+    const { tasks, pending } = await store.recover();
     for (const entry of pending) outbox.queueOf(entry.taskId).entries.push(entry);
-    for (const taskId of closedTasks) outbox.queueOf(taskId).closed = true;
+    // The runs of a previous process died with it: none of its tasks gets another message, so
+    // each one's files go once what it left is acknowledged (at once when nothing is left).
+    for (const taskId of tasks) outbox.queueOf(taskId).closed = true;
     if (pending.length > 0) options.logger.info({ event: 'outbox_recovered', pending: pending.length }, 'resuming unacknowledged task messages');
     for (const taskId of outbox.queues.keys()) outbox.pump(taskId);
     return outbox;
   }
 
-  /** Durable once this resolves; published in the background. */
+  /**
+   * Durable once this resolves; published in the background. Calls need not wait for each other:
+   * entries of a task are written and published in call order.
+   */
   async enqueue(entry: OutboxEntry): Promise<void> {
     if (this.stopping) throw new Error('the outbox is stopping');
-    await this.store.append(entry);
+    const queue = this.queueOf(entry.taskId);
+    queue.appending += 1;
+    try {
+      await this.store.append(entry);
+    } finally {
+      queue.appending -= 1;
+    }
     this.scheduleSync();
-    this.queueOf(entry.taskId).entries.push(entry);
+    queue.entries.push(entry);
     this.pump(entry.taskId);
   }
 
-  /** No more messages for the task: its files are removed once all are acknowledged. */
-  async closeTask(taskId: string): Promise<void> {
-    await this.store.markClosed(taskId);
+  /** No more messages for the task: its files are removed once all (written ones included) are acknowledged. */
+  closeTask(taskId: string): Promise<void> {
     this.queueOf(taskId).closed = true;
     this.pump(taskId);
+    return Promise.resolve();
   }
 
   /** Resolves when every message of the task enqueued so far is acknowledged. */
   drained(taskId: string): Promise<void> {
     const queue = this.queues.get(taskId);
     // While a pump runs, its last acknowledgements (and the closed task's removal) are not done.
-    if (!queue || (queue.entries.length === 0 && !queue.pumping)) return Promise.resolve();
+    if (!queue || (isIdle(queue) && !queue.pumping)) return Promise.resolve();
     return new Promise((resolve) => queue.drainedWaiters.push(resolve));
   }
 
@@ -97,7 +115,7 @@ export class TaskMessageOutbox {
   private queueOf(taskId: string): TaskQueue {
     let queue = this.queues.get(taskId);
     if (!queue) {
-      queue = { entries: [], closed: false, pumping: undefined, drainedWaiters: [], stopController: new AbortController() };
+      queue = { entries: [], appending: 0, closed: false, pumping: undefined, drainedWaiters: [], stopController: new AbortController() };
       this.queues.set(taskId, queue);
     }
     return queue;
@@ -110,7 +128,7 @@ export class TaskMessageOutbox {
       queue.pumping = undefined;
       if (queue.entries.length > 0 && !this.stopping) this.pump(taskId);
       // A waiter that came in between the pump's last check and now.
-      else if (queue.entries.length === 0) queue.drainedWaiters.splice(0).forEach((resolve) => resolve());
+      else if (isIdle(queue)) queue.drainedWaiters.splice(0).forEach((resolve) => resolve());
     });
   }
 
@@ -151,7 +169,7 @@ export class TaskMessageOutbox {
       }
     }
     if (acknowledgedSeq !== undefined) await this.store.markAcknowledged(taskId, acknowledgedSeq);
-    if (queue.entries.length === 0) {
+    if (isIdle(queue)) {
       if (queue.closed && !this.stopping) {
         await this.store.remove(taskId);
         this.queues.delete(taskId);

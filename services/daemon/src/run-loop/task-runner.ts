@@ -1,4 +1,4 @@
-import { createEvent, messageIds, subjects, type AgentMessage, type ClaimedTask, type SessionRetireReason, type TaskFailureReason } from '@switchyard/contracts';
+import { createEvent, subjects, type AgentMessage, type ClaimedTask, type SessionRetireReason, type TaskFailureReason } from '@switchyard/contracts';
 import type { AgentRunResult, AgentRunTimeouts, AgentSession, Backend } from '@switchyard/agent-adapters';
 import { publish, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
@@ -9,6 +9,7 @@ import type { QueueClient } from './queue.client';
 import { decideResumeGate, type ResumeGateVerdict } from './resume.gate';
 import { failureReasonOf } from './run-outcome.mapper';
 import { probeSessionStore } from './session-store.probe';
+import { createTaskMessageWriter } from './task-message.writer';
 import { taskMessageSanitizer } from './task-secrets';
 
 export interface TaskRunnerDependencies {
@@ -43,19 +44,15 @@ type ReportFailure = (payload: { reason: TaskFailureReason; message: string; ses
 export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime, dependencies: TaskRunnerDependencies): Promise<void> {
   const { queue, logger } = dependencies;
   const log = logger.child({ taskId: task.taskId, attempt: task.attempt });
-  let seq = 0;
   let pinnedSessionId: string | undefined;
   let workDirectory = '';
-  const sanitize = taskMessageSanitizer(task);
+  const timeline = createTaskMessageWriter({ task, outbox: dependencies.outbox, sanitize: taskMessageSanitizer(task) });
   const publishMessage = async (message: AgentMessage): Promise<void> => {
     if (message.type === 'status' && message.sessionId && message.sessionId !== pinnedSessionId) {
       pinnedSessionId = message.sessionId;
       await pinSession({ task, runtime, sessionId: message.sessionId, workDirectory, dependencies });
     }
-    // Secrets are redacted before anything leaves the machine (the projector redacts again).
-    const envelope = createEvent({ type: 'task.message', payload: { taskId: task.taskId, seq, attempt: task.attempt, message: sanitize(message) } });
-    await dependencies.outbox.enqueue({ taskId: task.taskId, seq, subject: subjects.forEvent(envelope), messageId: messageIds.taskMessage(task.taskId, seq), body: envelope });
-    seq += 1;
+    await timeline.write(message);
   };
   const report: ReportFailure = (payload) =>
     queue.sendUntilAnswered('task.fail', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId, ...payload });
@@ -153,7 +150,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     const message = `the adapter refused to start the CLI: ${error instanceof Error ? error.message : String(error)}`;
     log.warn({ err: error }, 'the adapter refused to start the CLI');
     await publishMessage({ type: 'error', code: 'adapter_refused_start', message });
-    await dependencies.outbox.closeTask(task.taskId);
+    await timeline.close();
     await report({ reason: 'agent_error', message, sessionId: null, detail: null, durationMs: null });
   };
 
@@ -183,10 +180,10 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     }
     // Token totals go into the timeline for every outcome, so failed and cancelled runs count too.
     for (const usage of result.usage) await publishMessage({ type: 'usage', ...usage });
-    await dependencies.outbox.closeTask(task.taskId);
+    await timeline.close();
   } catch (error) {
     // followSession has stopped the CLI already; this also covers a failure after it (usage, close).
-    await failUnfollowedRun({ error, session, task, dependencies, publishMessage, report, log });
+    await failUnfollowedRun({ error, session, dependencies, publishMessage, closeTimeline: () => timeline.close(), report, log });
     return;
   }
 
@@ -209,7 +206,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
       durationMs: Math.round(result.durationMs),
     });
   }
-  log.info({ event: 'task_run_ended', status: result.status, messages: seq }, 'task run ended');
+  log.info({ event: 'task_run_ended', status: result.status, messages: timeline.count }, 'task run ended');
 }
 
 /**
@@ -318,13 +315,13 @@ const MAX_FOLLOW_ERROR_CHARACTERS = 500;
 async function failUnfollowedRun(options: {
   readonly error: unknown;
   readonly session: AgentSession;
-  readonly task: ClaimedTask;
   readonly dependencies: TaskRunnerDependencies;
   readonly publishMessage: (message: AgentMessage) => Promise<void>;
+  readonly closeTimeline: () => Promise<void>;
   readonly report: ReportFailure;
   readonly log: JsonLogger;
 }): Promise<void> {
-  const { error, task, dependencies, log } = options;
+  const { error, dependencies, log } = options;
   const reason = error instanceof Error ? error.message : String(error);
   const message = `the daemon could not follow the run, so it stopped the CLI: ${reason.length > MAX_FOLLOW_ERROR_CHARACTERS ? `${reason.slice(0, MAX_FOLLOW_ERROR_CHARACTERS)}…` : reason}`;
   log.error({ err: error, event: 'run_follow_failed' }, 'following the run failed; the CLI was stopped');
@@ -336,7 +333,7 @@ async function failUnfollowedRun(options: {
   } catch (publishError) {
     log.warn({ err: publishError }, 'the follow failure could not be written into the timeline');
   }
-  await dependencies.outbox.closeTask(task.taskId).catch((closeError: unknown) => log.warn({ err: closeError }, 'the outbox could not close the task'));
+  await options.closeTimeline().catch((closeError: unknown) => log.warn({ err: closeError }, 'the timeline could not be closed cleanly'));
   await options.report({
     reason: dependencies.shutdown.aborted ? 'cancelled_by_shutdown' : 'internal',
     message,

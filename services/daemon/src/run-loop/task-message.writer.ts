@@ -1,0 +1,62 @@
+import { createEvent, messageIds, subjects, type AgentMessage, type ClaimedTask } from '@switchyard/contracts';
+import type { MessageSanitizer } from '@switchyard/redaction';
+import type { TaskMessageOutbox } from '../outbox/task-message.outbox';
+
+/**
+ * Messages of one run handed to the outbox but not yet on disk. Below this the run reads the CLI's
+ * next message at once, so a busy run's lines share outbox writes; above it the run waits, and the
+ * session's backpressure pauses the CLI.
+ */
+export const MAX_UNWRITTEN_MESSAGES = 256;
+
+export interface TaskMessageWriter {
+  /** Numbers the message (its seq) and hands it to the outbox; waits only while too many are unwritten. */
+  write(message: AgentMessage): Promise<void>;
+  /** Every message written so far is on disk (rejects with the first write that failed); then no more come. */
+  close(): Promise<void>;
+  /** Messages numbered so far. */
+  readonly count: number;
+}
+
+/**
+ * The run's side of the timeline: seqs from 0 in order, secrets redacted before anything leaves the
+ * machine (the projector redacts again), each message durable in the outbox before it is published.
+ * The run does not wait for each message's disk write, only for the oldest beyond the window.
+ */
+export function createTaskMessageWriter(options: { readonly task: ClaimedTask; readonly outbox: TaskMessageOutbox; readonly sanitize: MessageSanitizer }): TaskMessageWriter {
+  const { task, outbox, sanitize } = options;
+  let seq = 0;
+  let failure: { readonly error: unknown } | undefined;
+  // Settled in order: the outbox writes a task's lines in call order.
+  const unwritten: Array<Promise<void>> = [];
+  const throwIfFailed = (): void => {
+    if (failure) throw failure.error;
+  };
+
+  return {
+    async write(message) {
+      throwIfFailed();
+      const envelope = createEvent({ type: 'task.message', payload: { taskId: task.taskId, seq, attempt: task.attempt, message: sanitize(message) } });
+      const written = outbox.enqueue({ taskId: task.taskId, seq, subject: subjects.forEvent(envelope), messageId: messageIds.taskMessage(task.taskId, seq), body: envelope });
+      seq += 1;
+      unwritten.push(
+        written.catch((error: unknown) => {
+          failure ??= { error };
+        }),
+      );
+      while (unwritten.length > MAX_UNWRITTEN_MESSAGES) await unwritten.shift();
+      throwIfFailed();
+    },
+    async close() {
+      try {
+        await Promise.all(unwritten.splice(0));
+        throwIfFailed();
+      } finally {
+        await outbox.closeTask(task.taskId);
+      }
+    },
+    get count() {
+      return seq;
+    },
+  };
+}
