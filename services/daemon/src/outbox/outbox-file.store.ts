@@ -32,14 +32,15 @@ export class OutboxFileStore {
    * write of the task is under way go out together in the next one, in call order: a busy task costs
    * one write per batch, not one per message, and callers need not wait for each other.
    */
-  append(entry: OutboxEntry): Promise<void> {
+  append(entry: OutboxEntry, bodyJson: string = JSON.stringify(entry.body)): Promise<void> {
     let batches = this.batches.get(entry.taskId);
     if (!batches) {
       batches = { writing: undefined, next: undefined };
       this.batches.set(entry.taskId, batches);
     }
     const next = (batches.next ??= { lines: [], written: deferred() });
-    next.lines.push(`${JSON.stringify(entry)}\n`);
+    // The body arrives serialized (the caller publishes those bytes too); the line is `entry` as JSON.
+    next.lines.push(`{"taskId":${JSON.stringify(entry.taskId)},"seq":${entry.seq},"subject":${JSON.stringify(entry.subject)},"messageId":${JSON.stringify(entry.messageId)},"body":${bodyJson}}\n`);
     if (!batches.writing) this.writeNext(entry.taskId, batches);
     return next.written.promise;
   }

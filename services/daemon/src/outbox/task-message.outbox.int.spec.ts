@@ -16,7 +16,7 @@ import {
 import { createJsonLogger } from '@switchyard/service-kit';
 import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
 import { OutboxFileStore, type OutboxEntry } from './outbox-file.store';
-import { TaskMessageOutbox } from './task-message.outbox';
+import { MAX_UNACKNOWLEDGED_PER_TASK, TaskMessageOutbox } from './task-message.outbox';
 
 const logger = createJsonLogger({ service: 'outbox-test', level: 'fatal' });
 /** The acceptance's outage: NATS gone for 10 s in the middle of a run. */
@@ -162,6 +162,32 @@ describe('task message outbox', () => {
         expect(peak).toBeGreaterThan(0);
         expect(peak).toBeLessThanOrEqual(1);
         for (const taskId of taskIds) expect(await storedSeqs(streamless, taskId)).toEqual([0]);
+      } finally {
+        await deleteNamespaceStreams(streamless);
+        await streamless.close();
+      }
+    });
+
+    it('holds an enqueue back while a task has too many messages unacknowledged, and lets it go once they are', async () => {
+      const streamless = await connectMessaging({ url: testNatsUrl(), name: 'outbox-room-test', namespace: uniqueNamespace() });
+      try {
+        // Given JetStream not taking anything (no stream yet) and a task at its in-memory limit
+        const outbox = await TaskMessageOutbox.open({ directory, connection: streamless, logger });
+        await Promise.all(Array.from({ length: MAX_UNACKNOWLEDGED_PER_TASK }, (_, seq) => outbox.enqueue(entry('task-room', seq))));
+        // When one more is enqueued, it waits
+        let settled = false;
+        const over = outbox.enqueue(entry('task-room', MAX_UNACKNOWLEDGED_PER_TASK)).then(() => {
+          settled = true;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(settled).toBe(false);
+        // Then once the stream exists and acks flow, it goes through and nothing is lost
+        await provisionStreams(streamless, catalogStreamDefinitions());
+        await over;
+        await outbox.closeTask('task-room');
+        await outbox.drained('task-room');
+        await outbox.stop();
+        expect(await storedSeqs(streamless, 'task-room')).toEqual(Array.from({ length: MAX_UNACKNOWLEDGED_PER_TASK + 1 }, (_, seq) => seq));
       } finally {
         await deleteNamespaceStreams(streamless);
         await streamless.close();

@@ -9,9 +9,34 @@ const PUBLISH_WINDOW = 128;
 /** Group commit: lines written within this window share one fsync. */
 const SYNC_DELAY_MS = 10;
 const RETRY_DELAY_MS = 500;
+/**
+ * A task's messages held in memory until acknowledged. Past this an enqueue waits (and so, through
+ * the run's backpressure, does its CLI) until half have gone out: memory stays bounded when
+ * JetStream is slower than the agent or away. The disk copy is what makes them durable.
+ */
+export const MAX_UNACKNOWLEDGED_PER_TASK = 1_000;
+
+/** A message as it waits for its ack: the body already encoded, once, as it is published. */
+interface PendingMessage {
+  readonly taskId: string;
+  readonly seq: number;
+  readonly subject: string;
+  readonly messageId: string;
+  readonly payload: Uint8Array;
+}
+
+const pendingMessage = (entry: OutboxEntry, bodyJson: string): PendingMessage => ({
+  taskId: entry.taskId,
+  seq: entry.seq,
+  subject: entry.subject,
+  messageId: entry.messageId,
+  payload: Buffer.from(bodyJson),
+});
 
 interface TaskQueue {
-  readonly entries: OutboxEntry[];
+  readonly entries: PendingMessage[];
+  /** Enqueues waiting for `entries` to shrink (see MAX_UNACKNOWLEDGED_PER_TASK). */
+  readonly roomWaiters: Array<() => void>;
   /** Enqueued, not yet on disk: they join `entries` once written, so the task is not drained yet. */
   appending: number;
   closed: boolean;
@@ -52,7 +77,7 @@ export class TaskMessageOutbox {
     const store = new OutboxFileStore(options.directory);
     const outbox = new TaskMessageOutbox(store, options.connection, options.logger);
     const { tasks, pending } = await store.recover();
-    for (const entry of pending) outbox.queueOf(entry.taskId).entries.push(entry);
+    for (const entry of pending) outbox.queueOf(entry.taskId).entries.push(pendingMessage(entry, JSON.stringify(entry.body)));
     // The runs of a previous process died with it: none of its tasks gets another message, so
     // each one's files go once what it left is acknowledged (at once when nothing is left).
     for (const taskId of tasks) outbox.queueOf(taskId).closed = true;
@@ -68,15 +93,17 @@ export class TaskMessageOutbox {
   async enqueue(entry: OutboxEntry): Promise<void> {
     if (this.stopping) throw new Error('the outbox is stopping');
     const queue = this.queueOf(entry.taskId);
+    const bodyJson = JSON.stringify(entry.body);
     queue.appending += 1;
     try {
-      await this.store.append(entry);
+      await this.store.append(entry, bodyJson);
     } finally {
       queue.appending -= 1;
     }
     this.scheduleSync();
-    queue.entries.push(entry);
+    queue.entries.push(pendingMessage(entry, bodyJson));
     this.pump(entry.taskId);
+    if (queue.entries.length > MAX_UNACKNOWLEDGED_PER_TASK && !this.stopping) await new Promise<void>((resolve) => queue.roomWaiters.push(resolve));
   }
 
   /** No more messages for the task: its files are removed once all (written ones included) are acknowledged. */
@@ -106,7 +133,11 @@ export class TaskMessageOutbox {
   /** Stops publishing; what is not acknowledged stays on disk for the next run. */
   async stop(): Promise<void> {
     this.stopping = true;
-    for (const queue of this.queues.values()) queue.stopController.abort();
+    for (const queue of this.queues.values()) {
+      queue.stopController.abort();
+      // Their messages are on disk: the next run publishes them.
+      queue.roomWaiters.splice(0).forEach((resolve) => resolve());
+    }
     clearTimeout(this.syncTimer);
     await Promise.allSettled([...this.queues.values()].flatMap((queue) => (queue.pumping ? [queue.pumping] : [])));
     await this.store.close();
@@ -115,7 +146,7 @@ export class TaskMessageOutbox {
   private queueOf(taskId: string): TaskQueue {
     let queue = this.queues.get(taskId);
     if (!queue) {
-      queue = { entries: [], appending: 0, closed: false, pumping: undefined, drainedWaiters: [], stopController: new AbortController() };
+      queue = { entries: [], roomWaiters: [], appending: 0, closed: false, pumping: undefined, drainedWaiters: [], stopController: new AbortController() };
       this.queues.set(taskId, queue);
     }
     return queue;
@@ -155,6 +186,7 @@ export class TaskMessageOutbox {
         acknowledgedSeq = window[acknowledged - 1]!.seq;
         queue.entries.splice(0, acknowledged);
       }
+      if (queue.entries.length <= MAX_UNACKNOWLEDGED_PER_TASK / 2) queue.roomWaiters.splice(0).forEach((resolve) => resolve());
       if (acknowledged < window.length && !(await this.publishUntilAcknowledged(window[acknowledged]!, queue.stopController.signal))) break;
       if (acknowledged < window.length) {
         acknowledgedSeq = window[acknowledged]!.seq;
@@ -168,6 +200,7 @@ export class TaskMessageOutbox {
         acknowledgedSeq = undefined;
       }
     }
+    if (queue.entries.length <= MAX_UNACKNOWLEDGED_PER_TASK / 2) queue.roomWaiters.splice(0).forEach((resolve) => resolve());
     if (acknowledgedSeq !== undefined) await this.store.markAcknowledged(taskId, acknowledgedSeq);
     if (isIdle(queue)) {
       if (queue.closed && !this.stopping) {
@@ -179,9 +212,9 @@ export class TaskMessageOutbox {
   }
 
   /** One attempt; a message JetStream refuses for good counts as done (it can never succeed). */
-  private async publishOnce(entry: OutboxEntry, signal: AbortSignal): Promise<'acknowledged' | 'failed'> {
+  private async publishOnce(entry: PendingMessage, signal: AbortSignal): Promise<'acknowledged' | 'failed'> {
     try {
-      await publish(this.connection, { subject: entry.subject, data: entry.body, messageId: entry.messageId, signal, retry: { maxAttempts: 1 } });
+      await publish(this.connection, { subject: entry.subject, data: entry.payload, messageId: entry.messageId, signal, retry: { maxAttempts: 1 } });
       return 'acknowledged';
     } catch (error) {
       if (error instanceof PublishError && !isRetryableError(error)) {
@@ -193,12 +226,12 @@ export class TaskMessageOutbox {
   }
 
   /** True once acknowledged (or refused for good); false when the outbox stops first. */
-  private async publishUntilAcknowledged(entry: OutboxEntry, signal: AbortSignal): Promise<boolean> {
+  private async publishUntilAcknowledged(entry: PendingMessage, signal: AbortSignal): Promise<boolean> {
     for (;;) {
       try {
         await publish(this.connection, {
           subject: entry.subject,
-          data: entry.body,
+          data: entry.payload,
           messageId: entry.messageId,
           signal,
         });
@@ -215,7 +248,7 @@ export class TaskMessageOutbox {
     }
   }
 
-  private refused(entry: OutboxEntry, error: unknown): void {
+  private refused(entry: PendingMessage, error: unknown): void {
     this.dropped += 1;
     this.logger.error({ event: 'outbox_message_refused', taskId: entry.taskId, seq: entry.seq, err: error }, 'JetStream refused a task message for good');
   }
