@@ -1,6 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from '@switchyard/event-store';
+import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { WorkAvailableNudger } from '../claim/work-available.nudger';
@@ -26,8 +27,13 @@ const SWEEP_BATCH = 500;
 export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
-  /** A sweep failed: the database was unreachable, so heartbeats, renewals and reports went unrecorded too. */
+  /**
+   * The queue could not hear the daemons: a sweep failed (the database was unreachable, so
+   * heartbeats, renewals and reports went unrecorded), or its NATS connection was down (they never
+   * reached it). Either way the silence of that time is the queue's own.
+   */
   private blind = false;
+  private natsDown = false;
   /** Before this (epoch ms), silence is not judged: see `sweepOnce`. */
   private judgeSilenceFrom = 0;
 
@@ -37,9 +43,11 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(QUEUE_LOGGER) private readonly logger: JsonLogger,
     private readonly relay: OutboxRelay,
     private readonly nudger: WorkAvailableNudger,
+    @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
   ) {}
 
   onApplicationBootstrap(): void {
+    void this.watchNatsConnection();
     this.timer = setInterval(() => {
       // Ticks chain: a slow sweep delays the next instead of overlapping it.
       this.running = this.running
@@ -53,16 +61,30 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
     }, this.config.QUEUE_SWEEP_INTERVAL_MS);
   }
 
+  /** While NATS is away no silence is judged; once it is back, not for one more window. */
+  private async watchNatsConnection(): Promise<void> {
+    for await (const status of this.connection.nats.status()) {
+      if (status.type === 'disconnect') {
+        this.natsDown = true;
+        this.logger.warn({ event: 'sweeper_deaf' }, 'NATS connection lost; silence is not judged until it is back');
+      } else if (status.type === 'reconnect') {
+        this.natsDown = false;
+        this.blind = true;
+      }
+    }
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
   }
 
   /**
-   * One pass; returns how many tasks it changed. After a pass failed (the database unreachable),
-   * the heartbeats, renewals and start reports of that time could not be recorded either, so the
-   * silence they left is the queue's, not the daemons': for one lease or offline window (the
-   * longer) only expiries are judged, which gives every live daemon a full window to be heard again.
+   * One pass; returns how many tasks it changed. After a pass failed (the database unreachable) or
+   * while and after the queue's NATS connection was down, the heartbeats, renewals and start
+   * reports of that time could not reach it or be recorded, so the silence they left is the
+   * queue's, not the daemons': for one lease or offline window (the longer) only expiries are
+   * judged, which gives every live daemon a full window to be heard again.
    */
   async sweepOnce(now = new Date()): Promise<number> {
     if (this.blind) {
@@ -70,7 +92,7 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
       this.judgeSilenceFrom = now.getTime() + Math.max(this.config.QUEUE_LEASE_MS, this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS);
       this.logger.warn({ event: 'sweeper_recovered', judgeSilenceFrom: new Date(this.judgeSilenceFrom).toISOString() }, 'database reachable again; silence is judged after one window');
     }
-    const judgeSilence = now.getTime() >= this.judgeSilenceFrom;
+    const judgeSilence = !this.natsDown && now.getTime() >= this.judgeSilenceFrom;
     if (judgeSilence) await markSilentRuntimesOffline(this.dataSource, { now, offlineAfterMs: this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS });
     const overdue = (
       await findOverdueWork(this.dataSource, {
