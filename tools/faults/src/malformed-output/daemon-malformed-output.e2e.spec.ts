@@ -72,22 +72,31 @@ describe('a daemon running misbehaving CLIs', () => {
     await stack?.stop();
   });
 
+  /** How a task ended: its row, its timeline (every message checked against the contract), its processes. */
+  const endOf = async (taskId: string, profile: string) => {
+    const row = await stack.waitForTask(taskId, ['completed', 'failed', 'cancelled']);
+    const timeline = await stack.timeline(taskId);
+    return {
+      profile,
+      status: row.status,
+      failureReason: row.failure_reason,
+      invalidMessages: timeline.filter((message) => !agentMessageSchema.safeParse(message).success).length,
+      leftoverProcesses: processesWithEnvironment(`SWITCHYARD_TASK_ID=${taskId}`),
+      timeline,
+    };
+  };
+
   it('fails each task with its reason and leaves no process, then completes a healthy one', async () => {
     const taskIds = await Promise.all(FAULT_TASKS.map((fault) => stack.enqueue({ runtimeId: stack.runtimeIdOf(fault.profileId), prompt: `Misbehave: ${fault.profileId}` })));
 
     const outcomes = await Promise.all(
       FAULT_TASKS.map(async (fault, index) => {
         const taskId = taskIds[index]!;
-        const row = await stack.waitForTask(taskId, ['completed', 'failed', 'cancelled']);
-        const timeline = await stack.timeline(taskId);
+        const { timeline, ...ended } = await endOf(taskId, fault.profileId);
         return {
-          profile: fault.profileId,
-          status: row.status,
-          failureReason: row.failure_reason,
+          ...ended,
           timelineHasError: timeline.some((message) => message.type === 'error'),
           failedWith: (await stack.failures(taskId)).map((failure) => ({ reason: failure.reason, hasMessage: failure.message.trim() !== '' })),
-          invalidMessages: timeline.filter((message) => !agentMessageSchema.safeParse(message).success).length,
-          leftoverProcesses: processesWithEnvironment(`SWITCHYARD_TASK_ID=${taskId}`),
         };
       }),
     );
@@ -113,17 +122,8 @@ describe('a daemon running misbehaving CLIs', () => {
 
     const outcomes = await Promise.all(
       RECOVERED_TASKS.map(async (fault, index) => {
-        const taskId = taskIds[index]!;
-        const row = await stack.waitForTask(taskId, ['completed', 'failed', 'cancelled']);
-        const timeline = await stack.timeline(taskId);
-        return {
-          profile: fault.profileId,
-          status: row.status,
-          failureReason: row.failure_reason,
-          timelineShowsIt: timeline.some(fault.timelineShows),
-          invalidMessages: timeline.filter((message) => !agentMessageSchema.safeParse(message).success).length,
-          leftoverProcesses: processesWithEnvironment(`SWITCHYARD_TASK_ID=${taskId}`),
-        };
+        const { timeline, ...ended } = await endOf(taskIds[index]!, fault.profileId);
+        return { ...ended, timelineShowsIt: timeline.some(fault.timelineShows) };
       }),
     );
     expect(outcomes).toEqual(
