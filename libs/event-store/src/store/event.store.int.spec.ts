@@ -9,7 +9,7 @@ import {
   InvalidAppendError,
 } from '../errors/event-store.errors';
 import { SAMPLE_TRACEPARENT, deferred, taskMessageEvent, taskMessageEvents, waitUntil } from '../testing-support/event-store.spec-helper';
-import { appendEvents, loadEvents } from './event.store';
+import { appendEvents, loadEvents, loadEventsOfAggregates } from './event.store';
 import { withOptimisticRetry } from './optimistic.retry';
 
 describe('event store on Postgres', () => {
@@ -209,6 +209,60 @@ describe('event store on Postgres', () => {
 
     await expect(loadEvents({ dataSource, aggregateId: taskId })).resolves.toHaveLength(2);
     await expect(viewOf(taskId)).resolves.toEqual([{ messages: 2, version: 2 }]);
+  });
+
+  it('converges concurrent whole-transaction writers that skip the savepoint (callerRerunsOnConflict), versions contiguous', async () => {
+    const taskId = newTaskId();
+    const writer = (writerIndex: number) =>
+      withOptimisticRetry(
+        () =>
+          dataSource.transaction(async (manager) => {
+            const history = await loadEvents({ manager, aggregateId: taskId });
+            const version = history.at(-1)?.version ?? 0;
+            return appendEvents({
+              manager,
+              aggregateId: taskId,
+              expectedVersion: version,
+              events: [taskMessageEvent(taskId, writerIndex)],
+              project: (projecting) => countMessages(projecting, taskId, version + 1, 1),
+              callerRerunsOnConflict: true,
+            });
+          }),
+        { attempts: 20 },
+      );
+
+    await Promise.all(Array.from({ length: 6 }, (_, index) => writer(index)));
+
+    const stored = await loadEvents({ dataSource, aggregateId: taskId });
+    expect(stored.map((event) => event.version)).toEqual([1, 2, 3, 4, 5, 6]);
+    await expect(viewOf(taskId)).resolves.toEqual([{ messages: 6, version: 6 }]);
+  });
+
+  it('without a savepoint, a stale append fails as a conflict and nothing of that transaction is kept', async () => {
+    const taskId = newTaskId();
+    await appendEvents({ dataSource, aggregateId: taskId, expectedVersion: 0, events: [taskMessageEvent(taskId, 1)] });
+
+    const stale = dataSource.transaction(async (manager) => {
+      await countMessages(manager, taskId, 0, 100);
+      await appendEvents({ manager, aggregateId: taskId, expectedVersion: 0, events: [taskMessageEvent(taskId, 2)], callerRerunsOnConflict: true });
+    });
+
+    await expect(stale).rejects.toBeInstanceOf(ConcurrencyConflictError);
+    await expect(loadEvents({ dataSource, aggregateId: taskId })).resolves.toHaveLength(1);
+    await expect(viewOf(taskId)).resolves.toEqual([]);
+  });
+
+  it('loads the events of many aggregates in one read, each in version order', async () => {
+    const [first, second, empty] = [newTaskId(), newTaskId(), newTaskId()];
+    await appendEvents({ dataSource, aggregateId: first, expectedVersion: 0, events: taskMessageEvents(first, 1, 3) });
+    await appendEvents({ dataSource, aggregateId: second, expectedVersion: 0, events: taskMessageEvents(second, 1, 2) });
+
+    const loaded = await loadEventsOfAggregates({ dataSource, aggregateIds: [second, first, empty] });
+
+    expect(loaded.get(first)?.map((event) => event.version)).toEqual([1, 2, 3]);
+    expect(loaded.get(second)?.map((event) => event.version)).toEqual([1, 2]);
+    expect(loaded.has(empty)).toBe(false);
+    expect(await loadEventsOfAggregates({ dataSource, aggregateIds: [] })).toEqual(new Map());
   });
 
   it('reports a replayed event id as a duplicate, not as a conflict', async () => {

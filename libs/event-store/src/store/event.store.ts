@@ -34,6 +34,14 @@ export type AppendEventsOptions = EventStoreTarget & {
   readonly events: readonly NewEvent[];
   /** Runs after the insert, in the same transaction; if it throws, nothing is stored. */
   readonly project?: InlineProjection;
+  /**
+   * The caller runs in its own transaction and reruns all of it on `ConcurrencyConflictError`
+   * (`withOptimisticRetry` around the transaction), and `expectedVersion` comes from events it
+   * loaded in that transaction. Then the append needs neither a savepoint nor a separate version
+   * read, three statements fewer: a writer that appended in between still makes the insert fail
+   * on the unique (aggregate_id, version) index, which aborts the caller's transaction.
+   */
+  readonly callerRerunsOnConflict?: boolean;
 };
 
 export interface AppendResult {
@@ -76,6 +84,12 @@ export async function appendEvents(options: AppendEventsOptions): Promise<Append
   const { aggregateId, expectedVersion, events } = options;
   const rows = prepareRows(aggregateId, expectedVersion, events);
   if (rows.length === 0) return { aggregateId, version: expectedVersion, events: [] };
+  // Only inside a transaction: else the insert and the projection would not be atomic.
+  if (options.callerRerunsOnConflict && options.manager?.queryRunner?.isTransactionActive) {
+    const stored = await insertRows(options.manager, aggregateId, expectedVersion, rows);
+    await options.project?.(options.manager, stored);
+    return { aggregateId, version: expectedVersion + rows.length, events: stored };
+  }
 
   let projectionError: unknown;
   try {
@@ -113,6 +127,26 @@ export async function loadEvents(options: LoadEventsOptions): Promise<StoredEven
     return rows.map(toStoredEvent);
   } catch (error) {
     throw new EventStorageError(`loading the events of ${options.aggregateId} failed`, error);
+  }
+}
+
+/** The events of many aggregates in one read, each aggregate's in version order (none: no entry). */
+export async function loadEventsOfAggregates(options: EventStoreTarget & { readonly aggregateIds: readonly string[] }): Promise<Map<string, StoredEvent[]>> {
+  const byAggregate = new Map<string, StoredEvent[]>();
+  if (options.aggregateIds.length === 0) return byAggregate;
+  try {
+    const rows = await managerOf(options).query<StoredEventRow[]>(
+      `select ${STORED_EVENT_COLUMNS} from outbox_event where aggregate_id = any($1) order by aggregate_id, version`,
+      [[...options.aggregateIds]],
+    );
+    for (const event of rows.map(toStoredEvent)) {
+      const events = byAggregate.get(event.aggregateId) ?? [];
+      events.push(event);
+      byAggregate.set(event.aggregateId, events);
+    }
+    return byAggregate;
+  } catch (error) {
+    throw new EventStorageError(`loading the events of ${options.aggregateIds.length} aggregates failed`, error);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { ClaimedTask, ResumeDecision, TaskClaimPayload, TaskSource } from '@switchyard/contracts';
 import type { Task } from '../domain/task.state';
-import { applyTaskCommand, type CommandCause } from '../storage/task.repository';
+import { applyTaskCommand, loadTasks, type CommandCause } from '../storage/task.repository';
 import { deriveTaskToken, recordTaskToken } from './task-token';
 import { agentIssueKey, lockAgentsAndReadActiveWork, lockClaimCandidates, type ActiveWork, type ClaimCandidate } from './claim-candidates.query';
 
@@ -37,6 +37,9 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
   });
   if (candidates.length === 0) return [];
   const work = await lockAgentsAndReadActiveWork(manager, candidates.map((candidate) => candidate.agentId));
+  // One read for every candidate's events, not one per claim. A writer in between makes the append
+  // conflict, and the whole claim is run again on fresh state.
+  const states = await loadTasks(manager, candidates.map((candidate) => candidate.taskId));
   const claimed: ClaimedTask[] = [];
   for (const candidate of candidates) {
     if (claimed.length >= options.payload.maxTasks) break;
@@ -45,6 +48,7 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
       manager,
       cause: options.cause,
       command: { kind: 'claim', taskId: candidate.taskId, now, daemonId: options.payload.daemonId, runtimeIds: options.payload.runtimeIds, startBy },
+      state: states.get(candidate.taskId),
     });
     if (!decision.ok || !state.exists) continue;
     takeSlot(candidate, work);

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { createEvent, subjects } from '@switchyard/contracts';
-import { appendEvents, loadEvents, type NewEvent } from '@switchyard/event-store';
+import { appendEvents, loadEvents, loadEventsOfAggregates, type NewEvent, type StoredEvent } from '@switchyard/event-store';
 import { decide, evolve, initialTaskState, type TaskDecision } from '../domain/task.decider';
 import type { TaskCommand } from '../domain/task.commands';
 import type { TaskEvent } from '../domain/task.events';
@@ -21,7 +21,16 @@ export interface AppliedDecision {
 
 /** Folds a task's stored events into its current state. */
 export async function loadTask(manager: EntityManager, taskId: string): Promise<TaskDeciderState> {
-  const stored = await loadEvents({ manager, aggregateId: taskId });
+  return foldTask(await loadEvents({ manager, aggregateId: taskId }));
+}
+
+/** The current state of many tasks from one read (a claim's candidates). */
+export async function loadTasks(manager: EntityManager, taskIds: readonly string[]): Promise<Map<string, TaskDeciderState>> {
+  const stored = await loadEventsOfAggregates({ manager, aggregateIds: taskIds });
+  return new Map(taskIds.map((taskId) => [taskId, foldTask(stored.get(taskId) ?? [])]));
+}
+
+function foldTask(stored: readonly StoredEvent[]): TaskDeciderState {
   return stored.reduce<TaskDeciderState>(
     (state, event) => evolve(state, { type: event.envelope.type, payload: event.envelope.payload, occurredAt: event.envelope.occurredAt } as TaskEvent),
     initialTaskState(),
@@ -31,6 +40,8 @@ export async function loadTask(manager: EntityManager, taskId: string): Promise<
 /**
  * Load, decide, append and project in the caller's transaction. Events become contract envelopes
  * here (ids, correlation to the request); `agent_task_queue` is written in the same transaction.
+ * Every caller runs inside `runIdempotentCommand`, which reruns the whole transaction on a
+ * concurrency conflict, so the append skips its savepoint and separate version read.
  */
 export async function applyTaskCommand(options: {
   readonly manager: EntityManager;
@@ -48,6 +59,7 @@ export async function applyTaskCommand(options: {
     expectedVersion: state.version,
     events: decision.events.map((event) => toNewEvent(event, options.cause)),
     project: (manager) => projectTaskRow(manager, next as Task),
+    callerRerunsOnConflict: true,
   });
   return { decision, state: next };
 }
