@@ -15,6 +15,7 @@ import { RuntimeRegistry } from '../runtimes/runtime-registry';
 import { QueueClient } from './queue.client';
 import { SlotTracker } from './slot-tracker';
 import { runClaimedTask } from './task-runner';
+import { reportUnexpectedRunFailure } from './unexpected-run-failure.reporter';
 
 /** Runs on the queue's nudge; this slow poll only catches a lost nudge. */
 const SAFETY_POLL_MS = 30_000;
@@ -123,7 +124,12 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
       renewEveryMs: 10_000,
       shutdown: runAbort.signal,
     })
-      .catch((error: unknown) => this.logger.error({ err: error, taskId: task.taskId }, 'task run failed unexpectedly'))
+      .catch(async (error: unknown) => {
+        this.logger.error({ err: error, taskId: task.taskId }, 'task run failed unexpectedly');
+        await reportUnexpectedRunFailure({ queue: this.queue, task, daemonId: this.config.DAEMON_ID, error, signal: runAbort.signal }).catch((reportError: unknown) =>
+          this.logger.error({ err: reportError, taskId: task.taskId }, 'the unexpected run failure could not be reported; the lease will end the attempt'),
+        );
+      })
       .finally(() => {
         this.runAborts.delete(runAbort);
         this.slots.release(task.taskId);
