@@ -13,7 +13,7 @@ export const gatewayConfigSchema = databaseServiceConfigSchema(8080).extend({
    * A runtime whose last heartbeat (or registration) is older than this is shown offline
    * (`heartbeat_missed`), even without a `runtime.offline` event: a killed daemon sends none.
    */
-  GATEWAY_RUNTIME_OFFLINE_AFTER_MS: milliseconds(15_000),
+  GATEWAY_RUNTIME_OFFLINE_AFTER_MS: milliseconds(20_000),
   /** How long one command to the queue may take before it is retried (same request id), then answered 503. */
   GATEWAY_QUEUE_TIMEOUT_MS: milliseconds(5_000),
   /**

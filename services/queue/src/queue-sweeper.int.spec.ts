@@ -28,6 +28,7 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
       database: true,
       env: {
         QUEUE_RUNTIME_OFFLINE_AFTER_MS: String(OFFLINE_AFTER_MS),
+        QUEUE_HEARTBEAT_INTERVAL_MS: '150',
         QUEUE_SWEEP_INTERVAL_MS: '200',
         QUEUE_START_DEADLINE_MS: '1000',
         QUEUE_LEASE_MS: '60000',

@@ -9,8 +9,14 @@ export const queueConfigSchema = databaseServiceConfigSchema(8081).extend({
   QUEUE_START_DEADLINE_MS: milliseconds(45_000),
   /** A running task's lease; the daemon renews it with its heartbeats. */
   QUEUE_LEASE_MS: milliseconds(30_000),
-  /** A runtime silent this long is offline; its running tasks fail `runtime_offline`. */
-  QUEUE_RUNTIME_OFFLINE_AFTER_MS: milliseconds(15_000),
+  /** How often the daemons heartbeat (their DAEMON_HEARTBEAT_INTERVAL_MS): gaps longer than it plus 1 s are logged. */
+  QUEUE_HEARTBEAT_INTERVAL_MS: milliseconds(5_000),
+  /**
+   * A runtime silent this long is offline; its running tasks fail `runtime_offline`. At least three
+   * heartbeat intervals plus a second: a daemon that is alive must never be judged dead (its run
+   * would be retried and the agent's work done twice).
+   */
+  QUEUE_RUNTIME_OFFLINE_AFTER_MS: milliseconds(20_000),
   /** How often the sweeper looks for missed deadlines and silent runtimes. */
   QUEUE_SWEEP_INTERVAL_MS: milliseconds(5_000),
   /** Queued tasks of a runtime offline this long expire. */
@@ -27,6 +33,17 @@ export const queueConfigSchema = databaseServiceConfigSchema(8081).extend({
   QUEUE_TASK_TOKEN_TTL_MS: milliseconds(24 * 60 * 60 * 1000),
   /** How long a claim waits for the session-resume service's answer; then the task starts fresh. */
   QUEUE_SESSION_RESOLVE_TIMEOUT_MS: milliseconds(2_000),
+}).refine((config) => config.QUEUE_RUNTIME_OFFLINE_AFTER_MS >= minimumOfflineWindowMs(config.QUEUE_HEARTBEAT_INTERVAL_MS), {
+  path: ['QUEUE_RUNTIME_OFFLINE_AFTER_MS'],
+  message: 'must be at least three QUEUE_HEARTBEAT_INTERVAL_MS plus 1000 ms',
 });
+
+/** The shortest offline window that three missed heartbeats and a second of lateness cannot cross. */
+export function minimumOfflineWindowMs(heartbeatIntervalMs: number): number {
+  return 3 * heartbeatIntervalMs + HEARTBEAT_GAP_TOLERANCE_MS;
+}
+
+/** A heartbeat later than its interval by more than this is a gap worth logging. */
+export const HEARTBEAT_GAP_TOLERANCE_MS = 1_000;
 
 export type QueueConfig = z.infer<typeof queueConfigSchema>;

@@ -118,7 +118,9 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
       workspacesRoot: path.resolve(this.config.SWITCHYARD_HOME, 'workspaces'),
       ownerId: this.ownerId(),
       homeFor: (target) => this.directory('runtime-homes', target.identity.identity),
-      runtimeEnvironmentFor: (target, claimed, home) => prepareRuntimeLaunch(target, claimed, home),
+      // One cache per identity, shared with the version probes: a CLI that unpacks itself there
+      // (Copilot: 235 MB) does it once per machine, not once per home.
+      runtimeEnvironmentFor: async (target, claimed, home) => ({ XDG_CACHE_HOME: this.directory('cache', target.identity.identity), ...(await prepareRuntimeLaunch(target, claimed, home)) }),
       backendFor: (target) => this.backends.backendFor(target),
       timeouts: { idleMs: this.config.DAEMON_IDLE_TIMEOUT_MS, toolBudgetMs: this.config.DAEMON_TOOL_BUDGET_MS, totalMs: this.config.DAEMON_RUN_TIMEOUT_MS },
       renewEveryMs: 10_000,

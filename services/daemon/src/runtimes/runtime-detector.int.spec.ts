@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { detectRuntimes, findOnPath } from './runtime-detector';
@@ -35,7 +35,7 @@ describe('runtime detection', () => {
     await fakeCli(bin, 'codex', 'exec /bin/sleep 30');
     await fakeCli(bin, 'gemini', 'echo "boom" >&2; exit 3');
 
-    const report = await detectRuntimes({ daemonId: 'daemon-7', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, probeTimeoutMs: 500 });
+    const report = await detectRuntimes({ daemonId: 'daemon-7', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, cacheRoot: path.join(home, 'cache'), probeTimeoutMs: 500 });
 
     expect(report.detected.map((runtime) => [runtime.runtimeId, runtime.version, runtime.executablePath])).toEqual([
       ['daemon-7-claude-code', '2.1.197', path.join(bin, 'claude')],
@@ -52,7 +52,7 @@ describe('runtime detection', () => {
 
   it('reports CLIs absent from PATH, and one whose version cannot be read', async () => {
     await fakeCli(bin, 'codex', 'echo "codex, version unknown"');
-    const report = await detectRuntimes({ daemonId: 'daemon-7', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, probeTimeoutMs: 2_000 });
+    const report = await detectRuntimes({ daemonId: 'daemon-7', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, cacheRoot: path.join(home, 'cache'), probeTimeoutMs: 2_000 });
     expect(report.detected).toEqual([]);
     const reasons = new Map(report.missing.map((missing) => [missing.identity, missing.reason]));
     expect(reasons.get('codex')).toBe('version_unreadable');
@@ -63,7 +63,7 @@ describe('runtime detection', () => {
 
   it('reads a version printed on stderr (Pi does)', async () => {
     await fakeCli(bin, 'pi', 'echo "0.73.1" >&2');
-    const report = await detectRuntimes({ daemonId: 'daemon-7', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, probeTimeoutMs: 2_000 });
+    const report = await detectRuntimes({ daemonId: 'daemon-7', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, cacheRoot: path.join(home, 'cache'), probeTimeoutMs: 2_000 });
     expect(report.detected.map((runtime) => [runtime.runtimeId, runtime.version])).toEqual([['daemon-7-pi', '0.73.1']]);
   });
 
@@ -71,7 +71,7 @@ describe('runtime detection', () => {
     process.env['SWITCHYARD_DAEMON_SECRET_FOR_TEST'] = 'must-not-leak';
     try {
       await fakeCli(bin, 'claude', 'if [ -n "$SWITCHYARD_DAEMON_SECRET_FOR_TEST" ]; then echo leaked; exit 9; fi; echo "2.1.197 (Claude Code)"');
-      const report = await detectRuntimes({ daemonId: 'd', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, probeTimeoutMs: 2_000 });
+      const report = await detectRuntimes({ daemonId: 'd', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, cacheRoot: path.join(home, 'cache'), probeTimeoutMs: 2_000 });
       expect(report.detected.map((runtime) => runtime.version)).toEqual(['2.1.197']);
     } finally {
       delete process.env['SWITCHYARD_DAEMON_SECRET_FOR_TEST'];
@@ -84,7 +84,7 @@ describe('runtime detection', () => {
       await fakeCli(bin, 'opencode', modelCli('if [ -n "$SWITCHYARD_DAEMON_SECRET_FOR_TEST" ]; then exit 9; fi; printf "anthropic/claude-sonnet-4-5\\n\\n  openai/gpt-5.1-codex \\nanthropic/claude-sonnet-4-5\\nopenrouter/qwen/qwen3-coder:free\\n"'));
       await fakeCli(bin, 'claude', 'echo "2.1.197 (Claude Code)"');
 
-      const report = await detectRuntimes({ daemonId: 'd', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, probeTimeoutMs: 2_000 });
+      const report = await detectRuntimes({ daemonId: 'd', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, cacheRoot: path.join(home, 'cache'), probeTimeoutMs: 2_000 });
 
       expect(report.detected.map((runtime) => [runtime.runtimeId, runtime.models])).toEqual([
         ['d-claude-code', []],
@@ -103,7 +103,7 @@ describe('runtime detection', () => {
     await fakeCli(bin, 'lists-some', modelCli('printf "Available models\\na/one\\nnot a model\\n"'));
     const identities = ['lists-fails', 'lists-hangs', 'lists-nothing', 'lists-some'].map(listsModels);
 
-    const report = await detectRuntimes({ daemonId: 'd', identities, searchPath: bin, home, probeTimeoutMs: 1_000 });
+    const report = await detectRuntimes({ daemonId: 'd', identities, searchPath: bin, home, cacheRoot: path.join(home, 'cache'), probeTimeoutMs: 1_000 });
 
     expect(report.missing).toEqual([]);
     expect(report.detected.map((runtime) => [runtime.runtimeId, runtime.version, runtime.models])).toEqual([
@@ -122,6 +122,22 @@ describe('runtime detection', () => {
     expect(detailOf('d-lists-fails')).toContain('not logged in');
     expect(detailOf('d-lists-fails')).toContain('exit 3');
     expect(detailOf('d-lists-some')).toContain('2 lines were not model ids');
+  });
+
+  it('gives each probe its identity\'s cache folder, and runs at most `concurrency` probes at once', async () => {
+    // Each probe notes the cache it was given and how many probes were running when it started.
+    const running = path.join(home, 'running');
+    await mkdir(running);
+    const probe = (name: string) =>
+      fakeCli(bin, name, `echo "$XDG_CACHE_HOME" > "${home}/${name}.cache"; : > "${running}/${name}"; set -- "${running}"/*; echo $# > "${home}/${name}.seen"; /bin/sleep 0.3; /bin/rm "${running}/${name}"; echo 1.0.0`);
+    await Promise.all(['claude', 'codex', 'gemini', 'qwen'].map(probe));
+
+    const report = await detectRuntimes({ daemonId: 'd', identities: BUILT_IN_RUNTIME_IDENTITIES, searchPath: bin, home, cacheRoot: path.join(home, 'cache'), probeTimeoutMs: 5_000, concurrency: 2 });
+
+    expect(report.detected.map((runtime) => runtime.identity.identity)).toEqual(['claude-code', 'codex', 'gemini-cli', 'qwen-code']);
+    expect((await readFile(path.join(home, 'claude.cache'), 'utf8')).trim()).toBe(path.join(home, 'cache', 'claude-code'));
+    const seen = await Promise.all(['claude', 'codex', 'gemini', 'qwen'].map(async (name) => Number(await readFile(path.join(home, `${name}.seen`), 'utf8'))));
+    expect(Math.max(...seen)).toBeLessThanOrEqual(2);
   });
 
   it('finds the first executable on PATH, skipping files that are not executable', async () => {

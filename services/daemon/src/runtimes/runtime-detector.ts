@@ -42,6 +42,10 @@ interface ProbeOptions {
   readonly searchPath: string;
   readonly home: string;
   readonly probeTimeoutMs: number;
+  /** Parent of each identity's `XDG_CACHE_HOME`, the same folder its runs use. */
+  readonly cacheRoot: string;
+  /** Kills every probe still running (the daemon is stopping). */
+  readonly signal?: AbortSignal;
 }
 
 /** Finds an executable on a PATH string, as the shell would (first match wins). */
@@ -64,12 +68,21 @@ export async function findOnPath(commandName: string, searchPath: string): Promi
  * prints no version (a profile's command is registered with version `unknown` instead). A runtime
  * whose identity can list its models is then asked for them; that never keeps it from registering.
  */
-export async function detectRuntimes(options: ProbeOptions & { readonly daemonId: string; readonly identities: readonly RuntimeIdentity[] }): Promise<DetectionReport> {
+export async function detectRuntimes(
+  options: ProbeOptions & {
+    readonly daemonId: string;
+    readonly identities: readonly RuntimeIdentity[];
+    /** How many identities are probed at once (each probe starts a CLI); unbounded when unset. */
+    readonly concurrency?: number;
+  },
+): Promise<DetectionReport> {
   const detected: DetectedRuntime[] = [];
   const missing: RuntimeNotDetected[] = [];
   const modelDiscovery: ModelDiscoveryNote[] = [];
-  await Promise.all(
-    options.identities.map(async (identity) => {
+  await forEachAtMost(
+    options.concurrency ?? options.identities.length,
+    options.identities,
+    async (identity) => {
       const executablePath = await findOnPath(identity.commandName, options.searchPath);
       if (!executablePath) {
         missing.push({ identity: identity.identity, reason: 'not_on_path', detail: `${identity.commandName} is not on PATH` });
@@ -96,7 +109,7 @@ export async function detectRuntimes(options: ProbeOptions & { readonly daemonId
       const discovery = identity.modelDiscovery ? await discoverModels({ executablePath, args: identity.modelDiscovery.args, identity, options }) : { models: [], note: null };
       if (discovery.note) modelDiscovery.push({ runtimeId, ...discovery.note });
       detected.push({ runtimeId, identity, executablePath, version, models: discovery.models });
-    }),
+    },
   );
   detected.sort((left, right) => left.runtimeId.localeCompare(right.runtimeId));
   missing.sort((left, right) => left.identity.localeCompare(right.identity));
@@ -114,11 +127,12 @@ interface ProbeRequest {
 /** Runs the CLI with only PATH, a throwaway HOME and the identity's probe environment, never the daemon's own. */
 function runProbe(request: ProbeRequest) {
   return execa(request.executablePath, [...request.args], {
-    env: { PATH: request.options.searchPath, HOME: request.options.home, ...request.identity.probeEnv },
+    env: { PATH: request.options.searchPath, HOME: request.options.home, XDG_CACHE_HOME: path.join(request.options.cacheRoot, request.identity.identity), ...request.identity.probeEnv },
     extendEnv: false,
     stdin: 'ignore',
     timeout: request.options.probeTimeoutMs,
     forceKillAfterDelay: 1_000,
+    ...(request.options.signal ? { cancelSignal: request.options.signal } : {}),
     reject: false,
     all: true,
   });
@@ -143,6 +157,15 @@ async function discoverModels(request: ProbeRequest): Promise<{ models: string[]
     };
   }
   return { models: parsed.models, note: null };
+}
+
+/** Runs `step` over the items with at most `limit` running at once. */
+async function forEachAtMost<TItem>(limit: number, items: readonly TItem[], step: (item: TItem) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await step(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
 function tail(text: string): string {

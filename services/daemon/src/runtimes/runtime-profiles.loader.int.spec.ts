@@ -31,6 +31,7 @@ describe('runtime profiles file', () => {
       provider: null,
       versionArgs: ['--version'],
       modelDiscovery: null,
+      sessionStore: null,
       profile: { profileId: 'kimi', fixedArgs: ['acp'] },
     });
   });

@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { STREAM_CATALOG } from '@switchyard/contracts';
@@ -27,6 +27,19 @@ describe('daemon runtime registry (real NATS)', () => {
     await daemon?.stop();
     await rm(bin, { recursive: true, force: true });
   });
+
+  async function waitForFile(file: string): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      try {
+        await access(file);
+        return;
+      } catch {
+        if (Date.now() > deadline) throw new Error(`${file} never appeared`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  }
 
   async function runtimeEvents(): Promise<RuntimeEvent[]> {
     return (await readStream(observer!, STREAM_CATALOG.RUNTIME_EVENTS.name)).map((message) => JSON.parse(message.text) as RuntimeEvent);
@@ -61,6 +74,51 @@ describe('daemon runtime registry (real NATS)', () => {
     const goodbyes: RuntimeEvent[] = [];
     for await (const message of offline) goodbyes.push(JSON.parse(message.string()) as RuntimeEvent);
     expect(goodbyes).toMatchObject([{ type: 'runtime.offline', payload: { runtimeId: 'daemon-registry-test-claude-code', reason: 'daemon_shutdown' } }]);
+  });
+
+  it('keeps heartbeating while a re-detection hangs on a CLI, and stops without waiting for it', async () => {
+    // The first version probe answers; every later one hangs until killed (/bin/sleep: the probe's
+    // PATH is the fake bin folder alone).
+    const counter = path.join(bin, 'probes');
+    const hanging = path.join(bin, 'hanging');
+    await writeFile(
+      path.join(bin, 'claude'),
+      [
+        '#!/bin/sh',
+        `n=0; if [ -f "${counter}" ]; then read n < "${counter}"; fi; n=$((n + 1)); echo "$n" > "${counter}"`,
+        'if [ "$n" -gt 1 ]; then echo > "' + hanging + '"; exec /bin/sleep 600; fi',
+        'echo "2.1.197 (Claude Code)"',
+        '',
+      ].join('\n'),
+    );
+    daemon = await startServiceForTest(daemonService, {
+      database: false,
+      env: {
+        DAEMON_ID: 'daemon-hang-test',
+        DAEMON_PATH: bin,
+        SWITCHYARD_HOME: bin,
+        DAEMON_HEARTBEAT_INTERVAL_MS: '100',
+        DAEMON_REDETECT_INTERVAL_MS: '200',
+        DAEMON_VERSION_PROBE_TIMEOUT_MS: '600000',
+      },
+    });
+    observer = await connectMessaging({ url: testNatsUrl(), name: 'registry-observer', namespace: daemon.namespace });
+    const heartbeats = observer.nats.subscribe(observer.namespace.subject('runtime.heartbeat.>'));
+    await observer.nats.flush();
+    await waitForFile(hanging);
+
+    // Every one of these arrives while the detection is still hanging on the probe (it is killed
+    // only when the daemon stops, below): heartbeats do not wait for detection.
+    let beatsDuringHang = 0;
+    for await (const message of heartbeats) {
+      expect(JSON.parse(message.string())).toMatchObject({ type: 'runtime.heartbeat', payload: { runtimeId: 'daemon-hang-test-claude-code' } });
+      await expect(access(hanging)).resolves.toBeUndefined();
+      if (++beatsDuringHang === 10) break;
+    }
+    expect(await readFile(counter, 'utf8')).toBe('2\n');
+
+    await daemon.stop();
+    daemon = undefined;
   });
 
   it('registers the models a CLI lists, again when they change, and keeps them when one discovery fails', async () => {

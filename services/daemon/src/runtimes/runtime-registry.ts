@@ -4,23 +4,35 @@ import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/mess
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from '../daemon.config';
 import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.tokens';
-import { detectRuntimes, type DetectedRuntime } from './runtime-detector';
+import { detectRuntimes, type DetectedRuntime, type DetectionReport } from './runtime-detector';
 import { BUILT_IN_RUNTIME_IDENTITIES, type RuntimeIdentity } from './runtime-identities';
 import { identityOfProfile, loadRuntimeProfiles } from './runtime-profiles.loader';
 import { RuntimePresencePublisher } from './runtime-presence.publisher';
+import { HeartbeatClock } from './heartbeat.clock';
+import { writeDetectionReport } from './detection-report.writer';
 import { SlotTracker } from '../run-loop/slot-tracker';
 
+/** How many version probes and model listings run at once: each starts a CLI, often a heavy one. */
+const PROBE_CONCURRENCY = 2;
+
 /**
- * The runtimes this daemon offers: detected at boot and again periodically, registered when they
- * appear or change version, heartbeated, and announced offline when they vanish or the daemon stops.
+ * The runtimes this daemon offers: detected at boot and again periodically (or on SIGHUP),
+ * registered when they appear or change version, heartbeated, and announced offline when they
+ * vanish or the daemon stops. Heartbeats keep their own clock: a detection that hangs on a CLI
+ * never delays them, since a late heartbeat fails the daemon's live runs as `runtime_offline`.
  */
 @Injectable()
 export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private runtimes = new Map<string, DetectedRuntime>();
   private lastIdentities: readonly RuntimeIdentity[] = BUILT_IN_RUNTIME_IDENTITIES;
   private readonly publisher: RuntimePresencePublisher;
-  private readonly timers: NodeJS.Timeout[] = [];
-  private work: Promise<void> = Promise.resolve();
+  private readonly heartbeats: HeartbeatClock;
+  private redetectTimer: NodeJS.Timeout | undefined;
+  private detection: Promise<void> | undefined;
+  private detectionAgain = false;
+  private stopping = false;
+  private readonly shutdown = new AbortController();
+  private readonly onHangup = () => this.redetectNow('sighup');
   private detectedOnce!: () => void;
   private readonly detected = new Promise<void>((resolve) => (this.detectedOnce = resolve));
 
@@ -31,6 +43,7 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
     private readonly slots: SlotTracker,
   ) {
     this.publisher = new RuntimePresencePublisher(connection, config.DAEMON_ID, config.DAEMON_WORKSPACE_ID);
+    this.heartbeats = new HeartbeatClock({ intervalMs: config.DAEMON_HEARTBEAT_INTERVAL_MS, beat: () => this.heartbeat(), logger });
   }
 
   current(): DetectedRuntime[] {
@@ -47,23 +60,54 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
     await this.identities();
     await this.redetect();
     this.detectedOnce();
-    await this.heartbeat();
-    this.timers.push(setInterval(() => this.serially(() => this.heartbeat()), this.config.DAEMON_HEARTBEAT_INTERVAL_MS));
-    this.timers.push(setInterval(() => this.serially(() => this.redetect()), this.config.DAEMON_REDETECT_INTERVAL_MS));
+    this.heartbeats.start();
+    this.scheduleRedetect();
+    process.on('SIGHUP', this.onHangup);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.timers.forEach((timer) => clearInterval(timer));
-    await this.work;
+    this.stopping = true;
+    process.off('SIGHUP', this.onHangup);
+    clearTimeout(this.redetectTimer);
+    // A probe still running is killed, not waited for.
+    this.shutdown.abort();
+    await this.heartbeats.stop();
+    await this.detection?.catch(() => undefined);
     await Promise.all(this.current().map((runtime) => this.publisher.offline(runtime, 'daemon_shutdown').catch(() => undefined)));
   }
 
-  /** Heartbeats and detection never overlap; a failure is logged and the next tick tries again. */
-  private serially(step: () => Promise<void>): void {
-    this.work = this.work.then(step).catch((error: unknown) => this.logger.warn({ err: error }, 'runtime presence step failed'));
+  /**
+   * Runs a detection now, in the background (an operator installed a CLI, or a test forces one).
+   * Detections never overlap: one asked for while another runs follows it.
+   */
+  redetectNow(cause: string): void {
+    if (this.stopping) return;
+    if (this.detection) {
+      this.detectionAgain = true;
+      return;
+    }
+    clearTimeout(this.redetectTimer);
+    this.logger.info({ event: 'runtime_redetect', cause }, `re-detecting runtimes (${cause})`);
+    this.detection = this.redetect()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'runtime detection failed'))
+      .finally(() => {
+        this.detection = undefined;
+        if (this.detectionAgain) {
+          this.detectionAgain = false;
+          this.redetectNow('requested during the last detection');
+        } else {
+          this.scheduleRedetect();
+        }
+      });
+  }
+
+  private scheduleRedetect(): void {
+    if (this.stopping) return;
+    this.redetectTimer = setTimeout(() => this.redetectNow('interval'), this.config.DAEMON_REDETECT_INTERVAL_MS);
   }
 
   private async redetect(): Promise<void> {
+    const searchPath = this.config.DAEMON_PATH ?? process.env['PATH'] ?? '';
     const report = await detectRuntimes({
       daemonId: this.config.DAEMON_ID,
       identities: await this.identities().catch((error: unknown) => {
@@ -71,10 +115,26 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
         this.logger.error({ err: error }, 'runtime profiles not reloaded');
         return this.lastIdentities;
       }),
-      searchPath: this.config.DAEMON_PATH ?? process.env['PATH'] ?? '',
+      searchPath,
       home: path.resolve(this.config.SWITCHYARD_HOME, 'probe-home'),
+      cacheRoot: path.resolve(this.config.SWITCHYARD_HOME, 'cache'),
       probeTimeoutMs: this.config.DAEMON_VERSION_PROBE_TIMEOUT_MS,
+      concurrency: PROBE_CONCURRENCY,
+      signal: this.shutdown.signal,
     });
+    if (this.shutdown.signal.aborted) return;
+    await this.apply(report);
+    await writeDetectionReport({ home: this.config.SWITCHYARD_HOME, searchPath, runtimes: this.current(), notDetected: report.missing }).catch((error: unknown) =>
+      this.logger.warn({ err: error }, 'detection report not written'),
+    );
+    this.logger.info(
+      { event: 'runtime_detection', registered: this.current().map((runtime) => runtime.runtimeId), notDetected: report.missing.map((missing) => `${missing.identity} (${missing.reason})`) },
+      `runtimes: ${this.runtimes.size} offered, ${report.missing.length} known CLIs not usable`,
+    );
+  }
+
+  /** Registers what appeared or changed, then swaps the set heartbeats read, then says what vanished. */
+  private async apply(report: DetectionReport): Promise<void> {
     const unanswered = new Set(report.modelDiscovery.filter((note) => note.outcome === 'failed' || note.outcome === 'timed_out').map((note) => note.runtimeId));
     const next = new Map<string, DetectedRuntime>();
     for (const detected of report.detected) {
@@ -91,9 +151,11 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
         `runtime ${runtime.runtimeId} registered`,
       );
     }
-    for (const [runtimeId, runtime] of this.runtimes) {
-      if (!next.has(runtimeId)) await this.publisher.offline(runtime, 'not_detected');
-    }
+    const vanished = [...this.runtimes.values()].filter((runtime) => !next.has(runtime.runtimeId));
+    this.runtimes = next;
+    // A heartbeat sent before the swap must not land after the goodbye and revive the runtime.
+    if (vanished.length > 0) await this.heartbeats.settled();
+    for (const runtime of vanished) await this.publisher.offline(runtime, 'not_detected');
     for (const missing of report.missing) {
       if (missing.reason !== 'not_on_path') this.logger.warn({ event: 'runtime_not_detected', ...missing }, `${missing.identity} not usable: ${missing.detail}`);
     }
@@ -102,7 +164,6 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
       if (note.outcome === 'failed' || note.outcome === 'timed_out') this.logger.warn(fields, `models of ${note.runtimeId} not discovered: ${note.detail}`);
       else this.logger.debug(fields, `models of ${note.runtimeId}: ${note.detail}`);
     }
-    this.runtimes = next;
   }
 
   /** Built-ins plus the profiles file, re-read on every detection so edits take effect. */

@@ -3,21 +3,24 @@ import type { DataSource } from 'typeorm';
 import { EVENT_CATALOG, STREAM_CATALOG, subjects, type EventOf } from '@switchyard/contracts';
 import { MessagingClient, PermanentError, zodCodec } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
-import type { QueueConfig } from '../queue.config';
-import { QUEUE_CONFIG } from '../queue.tokens';
+import type { JsonLogger } from '@switchyard/service-kit';
+import { HEARTBEAT_GAP_TOLERANCE_MS, type QueueConfig } from '../queue.config';
+import { QUEUE_CONFIG, QUEUE_LOGGER } from '../queue.tokens';
 
 /**
  * Keeps `runtime_presence` from the daemons' `runtime.heartbeat.<runtimeId>` events. Presence is
  * stamped with the queue's clock on arrival (the clock the sweeper judges by), so a daemon's
  * skewed clock cannot keep it alive;
  * a heartbeat older than the offline window (a redelivery after an outage) proves nothing and is
- * ignored.
+ * ignored. Every gap longer than the daemons' interval plus a second is logged with its length:
+ * it is how close a live runtime came to being judged offline.
  */
 @Injectable()
 export class RuntimePresenceConsumer implements OnModuleInit {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(QUEUE_CONFIG) private readonly config: QueueConfig,
+    @Inject(QUEUE_LOGGER) private readonly logger: JsonLogger,
     private readonly client: MessagingClient,
   ) {}
 
@@ -41,11 +44,26 @@ export class RuntimePresenceConsumer implements OnModuleInit {
     const ageMs = Date.now() - Date.parse(heartbeat.occurredAt);
     if (Number.isNaN(ageMs)) throw new PermanentError('heartbeat without a readable occurredAt');
     if (ageMs > this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS) return;
-    await this.dataSource.query(
-      `insert into runtime_presence (runtime_id, daemon_id, last_heartbeat_at, offline_since)
+    const arrivedAt = new Date();
+    // The CTE reads the row as it was before this statement: the previous heartbeat's arrival.
+    const rows: Array<{ previous: Date | null }> = await this.dataSource.query(
+      `with before as (select last_heartbeat_at from runtime_presence where runtime_id = $1)
+       insert into runtime_presence (runtime_id, daemon_id, last_heartbeat_at, offline_since)
        values ($1, $2, $3, null)
-       on conflict (runtime_id) do update set daemon_id = excluded.daemon_id, last_heartbeat_at = excluded.last_heartbeat_at, offline_since = null`,
-      [heartbeat.payload.runtimeId, heartbeat.payload.daemonId, new Date().toISOString()],
+       on conflict (runtime_id) do update set daemon_id = excluded.daemon_id, last_heartbeat_at = excluded.last_heartbeat_at, offline_since = null
+       returning (select last_heartbeat_at from before) as previous`,
+      [heartbeat.payload.runtimeId, heartbeat.payload.daemonId, arrivedAt.toISOString()],
+    );
+    this.logGap(heartbeat, rows[0]?.previous ?? null, arrivedAt);
+  }
+
+  private logGap(heartbeat: EventOf<'runtime.heartbeat'>, previous: Date | null, arrivedAt: Date): void {
+    if (previous === null) return;
+    const gapMs = arrivedAt.getTime() - new Date(previous).getTime();
+    if (gapMs <= this.config.QUEUE_HEARTBEAT_INTERVAL_MS + HEARTBEAT_GAP_TOLERANCE_MS) return;
+    this.logger.warn(
+      { event: 'runtime_heartbeat_gap', runtimeId: heartbeat.payload.runtimeId, daemonId: heartbeat.payload.daemonId, gapMs, offlineAfterMs: this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS },
+      `runtime ${heartbeat.payload.runtimeId}: heartbeat ${gapMs} ms after the previous one`,
     );
   }
 }

@@ -12,6 +12,7 @@ import { auditTimeline, queryRows, readTaskMessages, type TimelineAudit } from '
 export const FAULT_QUEUE_ENV = {
   QUEUE_SWEEP_INTERVAL_MS: '500',
   QUEUE_RUNTIME_OFFLINE_AFTER_MS: '3000',
+  QUEUE_HEARTBEAT_INTERVAL_MS: '500',
   QUEUE_LEASE_MS: '15000',
   QUEUE_START_DEADLINE_MS: '5000',
   QUEUE_DEFAULT_MAX_ATTEMPTS: '3',

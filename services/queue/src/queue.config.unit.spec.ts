@@ -1,0 +1,20 @@
+import { ConfigValidationError, loadConfig } from '@switchyard/service-kit';
+import { minimumOfflineWindowMs, queueConfigSchema } from './queue.config';
+
+const BASE = { NATS_URL: 'nats://127.0.0.1:4222', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/queue' };
+const load = (env: NodeJS.ProcessEnv) => loadConfig({ service: 'queue', schema: queueConfigSchema, env: { ...BASE, ...env } });
+
+describe('queue config: the offline window against the heartbeat interval', () => {
+  it('defaults to a window no live daemon can cross: three 5 s heartbeats plus margin', () => {
+    const config = load({});
+    expect(config.QUEUE_HEARTBEAT_INTERVAL_MS).toBe(5_000);
+    expect(config.QUEUE_RUNTIME_OFFLINE_AFTER_MS).toBe(20_000);
+    expect(config.QUEUE_RUNTIME_OFFLINE_AFTER_MS).toBeGreaterThanOrEqual(minimumOfflineWindowMs(config.QUEUE_HEARTBEAT_INTERVAL_MS));
+  });
+
+  it('refuses at boot a window shorter than three intervals plus a second, naming the key', () => {
+    expect(() => load({ QUEUE_RUNTIME_OFFLINE_AFTER_MS: '15000' })).toThrow(ConfigValidationError);
+    expect(() => load({ QUEUE_RUNTIME_OFFLINE_AFTER_MS: '15000' })).toThrow(/QUEUE_RUNTIME_OFFLINE_AFTER_MS/);
+    expect(load({ QUEUE_RUNTIME_OFFLINE_AFTER_MS: '3000', QUEUE_HEARTBEAT_INTERVAL_MS: '500' }).QUEUE_RUNTIME_OFFLINE_AFTER_MS).toBe(3_000);
+  });
+});
