@@ -18,6 +18,20 @@ export type McpDelivery =
 /** Where a runtime identity stands: driven in CI against its real CLI, or only against recorded / documented frames. */
 export type RuntimeVerification = 'real-cli' | 'recorded-frames';
 
+/**
+ * Where a CLI keeps a session it can resume, so the daemon can check the session is still there
+ * before asking for it. The root is the first of `rootEnv` set in the child's environment, else
+ * `<HOME>/<homeFolder>`; under it, `sessionFile` with `{project}` (the work directory with every
+ * character but [A-Za-z0-9] turned into '-') and `{sessionId}`.
+ */
+export interface SessionStoreLayout {
+  readonly rootEnv: readonly string[];
+  readonly homeFolder: string;
+  readonly sessionFile: string;
+  /** The CLI shortens longer project folders in a way not reproduced here: the store is then not checked. */
+  readonly projectFolderMaxLength: number | null;
+}
+
 /** How the daemon asks a CLI for the models it can use; each non-empty output line is one model id. */
 export interface ModelDiscovery {
   readonly args: readonly string[];
@@ -52,6 +66,11 @@ export interface RuntimeIdentityDescriptor {
   /** The CLI reads no context file: the runtime brief goes in front of the prompt. */
   readonly inlineRuntimeBrief: boolean;
   readonly modelDiscovery: ModelDiscovery | null;
+  /**
+   * Where the CLI keeps its sessions, verified against the real CLI; null where that is not known
+   * (the CLI's own refusal of a resume then drives the fresh retry).
+   */
+  readonly sessionStore: SessionStoreLayout | null;
   /** ACP only: the method that reopens a session, as the agent documents it. */
   readonly acpResumeMethod?: 'session/resume' | 'session/load';
   readonly verification: RuntimeVerification;
@@ -85,6 +104,7 @@ const identity = (facts: IdentityFacts): RuntimeIdentityDescriptor => ({
   versionArgs: ['--version'],
   settingsFile: null,
   modelDiscovery: null,
+  sessionStore: null,
   ...FAMILY_DEFAULTS[facts.protocolFamily],
   ...facts,
 });
@@ -102,6 +122,9 @@ export const RUNTIME_IDENTITY_CATALOG: readonly RuntimeIdentityDescriptor[] = [
     protocolFamily: 'claude-stream-json',
     provider: 'anthropic',
     probeEnv: { DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' },
+    // Checked on 2.1.x: `/tmp/probe.cwd_x-8dIpKx/a.b_c d~e` is stored under `-tmp-probe-cwd-x-8dIpKx-a-b-c-d-e`;
+    // folders over 200 characters get a hash suffix.
+    sessionStore: { rootEnv: ['CLAUDE_CONFIG_DIR'], homeFolder: '.claude', sessionFile: 'projects/{project}/{sessionId}.jsonl', projectFolderMaxLength: 200 },
     verification: 'real-cli',
   }),
   identity({
@@ -115,6 +138,9 @@ export const RUNTIME_IDENTITY_CATALOG: readonly RuntimeIdentityDescriptor[] = [
     skillsDirectory: '.qwen/skills',
     mcpDelivery: 'gemini-settings-file',
     settingsFile: '.qwen/settings.json',
+    // Checked on 0.15.x: the runtime dir is QWEN_RUNTIME_DIR, else QWEN_HOME, else ~/.qwen; the
+    // project folder is the cwd with the same substitution as Claude's, not shortened.
+    sessionStore: { rootEnv: ['QWEN_RUNTIME_DIR', 'QWEN_HOME'], homeFolder: '.qwen', sessionFile: 'projects/{project}/chats/{sessionId}.jsonl', projectFolderMaxLength: null },
     verification: 'real-cli',
   }),
   identity({

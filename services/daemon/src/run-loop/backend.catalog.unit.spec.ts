@@ -13,6 +13,7 @@ const profile = (protocolFamily: RuntimeIdentity['protocolFamily']): RuntimeIden
   provider: null,
   versionArgs: ['--version'],
   modelDiscovery: null,
+  sessionStore: null,
   profile: { profileId: 'p', fixedArgs: [] },
 });
 

@@ -1,7 +1,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { RUNTIME_IDENTITY_CATALOG } from '@switchyard/contracts';
 import { probeSessionStore } from './session-store.probe';
+
+const layoutOf = (identity: string) => RUNTIME_IDENTITY_CATALOG.find((descriptor) => descriptor.identity === identity)?.sessionStore ?? null;
 
 describe('session store probe (real files)', () => {
   let home: string;
@@ -12,13 +15,16 @@ describe('session store probe (real files)', () => {
     const folder = path.join(home, '.claude', 'projects', '-srv-workspaces-w-agent-1-task-1-x');
     await mkdir(folder, { recursive: true });
     await writeFile(path.join(folder, 'session-present.jsonl'), '{}\n');
+    const qwenFolder = path.join(home, '.qwen', 'projects', '-srv-workspaces-w-agent-1-task-1-x', 'chats');
+    await mkdir(qwenFolder, { recursive: true });
+    await writeFile(path.join(qwenFolder, 'qwen-present.jsonl'), '{}\n');
   });
   afterAll(async () => {
     await rm(home, { recursive: true, force: true });
   });
 
   const probe = (sessionId: string, overrides: Partial<Parameters<typeof probeSessionStore>[0]> = {}) =>
-    probeSessionStore({ protocolFamily: 'claude-stream-json', isProfile: false, environment: { HOME: home }, workDirectory, sessionId, ...overrides });
+    probeSessionStore({ identity: 'claude-code', layout: layoutOf('claude-code'), environment: { HOME: home }, workDirectory, sessionId, ...overrides });
 
   it('finds a Claude Code session file under the runtime HOME', async () => {
     await expect(probe('session-present')).resolves.toEqual({ state: 'present' });
@@ -28,9 +34,16 @@ describe('session store probe (real files)', () => {
     await expect(probe('session-gone')).resolves.toEqual({ state: 'missing', detail: expect.stringContaining('session-gone.jsonl') });
   });
 
-  it('leaves Codex, ACP agents and profiles unverified', async () => {
-    await expect(probe('session-gone', { protocolFamily: 'codex-app-server' })).resolves.toEqual({ state: 'unverified' });
-    await expect(probe('session-gone', { protocolFamily: 'acp' })).resolves.toEqual({ state: 'unverified' });
-    await expect(probe('session-gone', { isProfile: true })).resolves.toEqual({ state: 'unverified' });
+  it('finds a Qwen Code session in its own chats folder, not in Claude\'s', async () => {
+    const qwen = { identity: 'qwen-code', layout: layoutOf('qwen-code') };
+    await expect(probe('qwen-present', qwen)).resolves.toEqual({ state: 'present' });
+    await expect(probe('session-present', qwen)).resolves.toEqual({ state: 'missing', detail: expect.stringContaining('/.qwen/projects/') });
+  });
+
+  it('leaves identities without a known store (Codex, Gemini, CodeBuddy, Cursor, profiles) unverified', async () => {
+    for (const identity of ['codex', 'gemini-cli', 'codebuddy', 'cursor-agent', 'opencode', 'pi', 'copilot']) {
+      await expect(probe('session-gone', { identity, layout: layoutOf(identity) })).resolves.toEqual({ state: 'unverified' });
+    }
+    await expect(probe('session-gone', { identity: 'profile-x', layout: null })).resolves.toEqual({ state: 'unverified' });
   });
 });

@@ -92,8 +92,8 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
       sessionStore:
         task.resume.status === 'resume' && prepared.reused
           ? await probeSessionStore({
-              protocolFamily: runtime.identity.protocolFamily,
-              isProfile: runtime.identity.profile !== undefined,
+              identity: runtime.identity.identity,
+              layout: runtime.identity.sessionStore,
               environment,
               workDirectory,
               sessionId: task.resume.sessionId,
