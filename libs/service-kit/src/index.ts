@@ -10,3 +10,4 @@ export * from './bootstrap/bootstrap-service';
 export * from './config/service-config.schema';
 export * from './bootstrap/platform.module';
 export * from './bootstrap/define-service';
+export * from './state/state-directory';

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import type { JsonLogger } from '@switchyard/service-kit';
+import { prepareStateDirectory, type JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from './daemon.config';
 import { DAEMON_CONFIG, DAEMON_LOGGER } from './daemon.tokens';
 import { ClaimLoop } from './run-loop/claim-loop';
@@ -14,6 +14,8 @@ import { RuntimeRegistry } from './runtimes/runtime-registry';
 @Module({})
 export class DaemonModule {
   static forRoot(config: DaemonConfig, logger: JsonLogger): DynamicModule {
+    // Before anything writes there: the home holds keys, outbox files and work directories.
+    prepareStateDirectory(config.SWITCHYARD_HOME);
     return {
       module: DaemonModule,
       providers: [

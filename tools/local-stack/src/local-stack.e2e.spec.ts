@@ -66,7 +66,10 @@ function cleanEnvironment(): NodeJS.ProcessEnv {
   return env;
 }
 
-async function proveStackRunsAndStops(env: NodeJS.ProcessEnv): Promise<void> {
+/** The identities of the CLIs `npm install` pins in tests/agent-clis. */
+const PINNED_IDENTITIES = ['claude-code', 'codex', 'copilot', 'gemini-cli', 'opencode', 'pi', 'qwen-code'];
+
+async function proveStackRunsAndStops(env: NodeJS.ProcessEnv, also?: (stack: RunningStack) => Promise<void>): Promise<void> {
   const stack = startStack(env);
   try {
     // The supervisor's own readiness deadline (60 s by default) bounds this wait.
@@ -78,6 +81,7 @@ async function proveStackRunsAndStops(env: NodeJS.ProcessEnv): Promise<void> {
       expect({ service: service.name, status: response.status }).toEqual({ service: service.name, status: 200 });
       expect(stack.output).toContain(service.url);
     }
+    await also?.(stack);
 
     stack.child.kill('SIGINT');
     expect(await stack.exited).toBe(0);
@@ -94,7 +98,22 @@ describe('npm start (local stack)', () => {
   });
 
   it('with no NATS_URL and no DATABASE_URL: starts a private nats-server and the embedded database, all ready, Ctrl-C leaves nothing behind', async () => {
-    await proveStackRunsAndStops(cleanEnvironment());
+    await proveStackRunsAndStops(cleanEnvironment(), async (stack) => {
+      // The pinned CLIs are found with no PATH set-up, the banner says so, and `npx yard` (this
+      // project's own bin) lists them.
+      expect(stack.output).toContain(`runtimes        ${PINNED_IDENTITIES.length} registered:`);
+      for (const identity of PINNED_IDENTITIES) expect(stack.output).toMatch(new RegExp(`${identity} +\\S+ +${workspaceRoot}/tests/agent-clis/node_modules/\\.bin/`));
+      expect(stack.output).toMatch(/not on PATH \(\d+\): .*cursor-agent/);
+      const listed = execFileSync('npx', ['--no', 'yard', 'runtime', 'list'], { cwd: workspaceRoot, env: { ...cleanEnvironment(), SWITCHYARD_HOME: stack.home }, encoding: 'utf8' });
+      const online = listed
+        .trim()
+        .split('\n')
+        .filter((line) => line.endsWith('online'))
+        .map((line) => line.split('\t')[1]?.split(' ')[0]);
+      expect(online.sort()).toEqual(PINNED_IDENTITIES);
+      // The home is ignored by git wherever it is.
+      expect(readFileSync(path.join(stack.home, '.gitignore'), 'utf8')).toContain('*');
+    });
     // The private nats-server and the embedded database are gone too: their stores are unlocked.
     const processes = execFileSync('ps', ['-eo', 'args']).toString();
     expect(processes).not.toContain('switchyard-stack-');

@@ -3,9 +3,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { NatsServerMissingError, startNatsServer } from '@switchyard/messaging';
 import { runMigrations, startEmbeddedDatabase } from '@switchyard/persistence';
-import { ConfigValidationError, redactConfig } from '@switchyard/service-kit';
+import { ConfigValidationError, prepareStateDirectory, redactConfig } from '@switchyard/service-kit';
 import { findFreePort, isPortFree } from './free-port';
 import { loadLocalStackConfig, type LocalStackConfig } from './local-stack.config';
+import { runtimeBannerLines, type DetectionSummary } from './runtime-banner';
 import { entryPath, LOCAL_SERVICES } from './service-catalog';
 import { ServiceProcess, waitUntilReady } from './service-process';
 import { say, sayError } from './terminal-output';
@@ -22,7 +23,9 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   const config = loadLocalStackConfig();
   const distDirectory = path.resolve(__dirname, '../../..');
+  prepareStateDirectory(config.homeDirectory);
   mkdirSync(path.join(config.homeDirectory, 'logs'), { recursive: true });
+  const daemonPath = daemonSearchPath(path.resolve(distDirectory, '..'));
 
   const resources: Resource[] = [];
   const services: ServiceProcess[] = [];
@@ -59,7 +62,7 @@ async function main(): Promise<void> {
       const service = new ServiceProcess({
         name: definition.name,
         entry: entryPath(distDirectory, definition),
-        env: childEnvironment({ config, natsUrl: nats.url, databaseUrl: definition.needsDatabase ? database.url : undefined, port }),
+        env: childEnvironment({ config, natsUrl: nats.url, databaseUrl: definition.needsDatabase ? database.url : undefined, port, daemonPath }),
         logFile: path.join(config.homeDirectory, 'logs', `${definition.name}.log`),
         verbose: config.SWITCHYARD_VERBOSE,
         onUnexpectedExit: (name, code, signal) => {
@@ -83,7 +86,8 @@ async function main(): Promise<void> {
     say(`  ${'nats'.padEnd(15)} ${nats.url}${nats.privateServer ? ` (private, store ${path.join(config.SWITCHYARD_HOME, 'nats')})` : ''}`);
     say(`  ${'database'.padEnd(15)} ${database.description}`);
     say(`  ${'logs'.padEnd(15)} ${path.join(config.SWITCHYARD_HOME, 'logs')}/`);
-    say(`  ${'api token'.padEnd(15)} ${path.join(config.SWITCHYARD_HOME, 'api-token')} (workspace default; \`npx yard\` finds it)`);
+    say(`  ${'api token'.padEnd(15)} ${path.join(config.SWITCHYARD_HOME, 'api-token')} (workspace default; \`npx yard runtime list\` finds it)`);
+    for (const line of runtimeLines(config)) say(`  ${line}`);
     say('press Ctrl-C to stop');
   } catch (error) {
     sayError(error instanceof Error ? error.message : String(error));
@@ -129,6 +133,28 @@ async function gatewayPort(config: LocalStackConfig): Promise<number> {
   return port;
 }
 
+/**
+ * Where the local daemon looks for agent CLIs: DAEMON_PATH when set; otherwise the user's PATH and
+ * then the CLIs `npm install` pins in tests/agent-clis, so a fresh clone runs agents with no set-up
+ * while a CLI the user installed and signed in to still wins.
+ */
+function daemonSearchPath(repositoryRoot: string): string {
+  if (process.env['DAEMON_PATH']) return process.env['DAEMON_PATH'];
+  const pinned = path.join(repositoryRoot, 'tests', 'agent-clis', 'node_modules', '.bin');
+  return [process.env['PATH'] ?? '', existsSync(pinned) ? pinned : ''].filter(Boolean).join(path.delimiter);
+}
+
+/** The daemon writes what it detected before it reports ready; a missing or broken file is said, not hidden. */
+function runtimeLines(config: LocalStackConfig): string[] {
+  const howToAdd = 'Install one (npm install also installs the pinned CLIs into tests/agent-clis) or set DAEMON_PATH, then restart.';
+  try {
+    const summary = JSON.parse(readFileSync(path.join(config.homeDirectory, 'detection.json'), 'utf8')) as DetectionSummary;
+    return runtimeBannerLines(summary, howToAdd);
+  } catch (error) {
+    return [`runtimes        unknown: the daemon's detection.json could not be read (${error instanceof Error ? error.message : String(error)}); see logs/daemon.log`];
+  }
+}
+
 /** One key per local home, kept (owner-only) so task tokens survive a restart of the stack. */
 function localTaskTokenSecret(config: LocalStackConfig): string {
   const file = path.join(config.homeDirectory, 'task-token-secret');
@@ -152,6 +178,7 @@ function childEnvironment(options: {
   readonly natsUrl: string;
   readonly databaseUrl: string | undefined;
   readonly port: number;
+  readonly daemonPath: string;
 }): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -159,6 +186,7 @@ function childEnvironment(options: {
     PORT: String(options.port),
     HOST: options.config.SWITCHYARD_HOST,
     SWITCHYARD_HOME: options.config.homeDirectory,
+    DAEMON_PATH: options.daemonPath,
     QUEUE_TASK_TOKEN_SECRET: process.env['QUEUE_TASK_TOKEN_SECRET'] ?? localTaskTokenSecret(options.config),
     GATEWAY_BOOTSTRAP_TOKEN: process.env['GATEWAY_BOOTSTRAP_TOKEN'] ?? localApiToken(options.config),
     // A laptop's NATS need not reserve the production stream sizes.
