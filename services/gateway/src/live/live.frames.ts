@@ -6,7 +6,7 @@ import type { AgentMessage, TaskState, TimelineEntry } from '@switchyard/contrac
 export const clientFrameSchema = z.discriminatedUnion('type', [
   /** For clients that cannot set `Authorization` on the upgrade (browsers). */
   z.object({ type: z.literal('auth'), token: z.string().min(1).max(500) }),
-  /** `afterSeq`: the last seq the client holds; everything after it is sent, then live. */
+  /** `afterSeq`: the last seq the client holds; every message and status change after it is sent, then live. */
   z.object({ type: z.literal('subscribe'), taskId: z.string().min(1).max(256), afterSeq: z.number().int().min(-1).default(-1) }),
   z.object({ type: z.literal('unsubscribe'), taskId: z.string().min(1).max(256) }),
   /** Status changes of every task of the caller's workspace and notices of its issues, comments and chats, live only. */
@@ -56,7 +56,7 @@ export type ServerFrame =
   | { readonly type: 'subscribed_workspace'; readonly workspaceId: string }
   | { readonly type: 'unsubscribed'; readonly taskId: string }
   | { readonly type: 'timeline'; readonly taskId: string; readonly entry: TimelineEntry }
-  /** Status, log and usage messages: live only, never timeline rows. */
+  /** Status, log and usage messages: never timeline rows; replayed from the stream on resume, like rows. */
   | { readonly type: 'activity'; readonly taskId: string; readonly seq: number; readonly message: AgentMessage }
   | WorkspaceFeedFrame
   | { readonly type: 'error'; readonly code: LiveErrorCode; readonly message: string; readonly taskId?: string }

@@ -99,7 +99,7 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
     expect(viewer.frames.find((frame) => frame.type === 'timeline' && frame.entry.type === 'tool_result')).toMatchObject({ entry: { tool: 'Bash', callId: 'c1', output: 'a.txt' } });
   });
 
-  it('backfills from the view and hands over to the stream with no gap and no duplicate', async () => {
+  it('resumes while the projector lags behind the stream, with no gap and no duplicate', async () => {
     const taskId = await newTask();
     const events = [];
     for (let seq = 0; seq < 40; seq += 1) events.push(await publishMessage(taskId, seq));

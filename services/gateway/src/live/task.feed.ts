@@ -1,12 +1,13 @@
 import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
 import type { DataSource } from 'typeorm';
-import { STREAM_CATALOG, parseEvent, subjects, type AgentMessage } from '@switchyard/contracts';
+import { STREAM_CATALOG, subjects, type AgentMessage } from '@switchyard/contracts';
 import type { MessagingConnection } from '@switchyard/messaging';
 import type { ServerFrame } from './live.frames';
 import { TaskFeedSequencer } from './task-feed.sequencer';
-import { readTimelineAfter } from './timeline-view.reader';
+import { eventOf, firstStreamedMessageSeq } from './task-stream.reader';
+import { readTimelineRange } from './timeline-view.reader';
 
-/** How long messages that overtook a missing seq wait for it before they are sent anyway. */
+/** How long messages that overtook a missing seq wait for it before the view is asked and they are sent anyway. */
 const GAP_WAIT_MS = 2_000;
 
 export interface TaskFeedOptions {
@@ -20,11 +21,13 @@ export interface TaskFeedOptions {
 }
 
 /**
- * One client's feed of one task. The rows after the client's seq come from the `task_message`
- * view; then an ordered JetStream consumer on the task's subjects delivers its events from the
- * stream, old and new alike, so live messages never wait for the projector or the database, and
- * the sequencer drops what the view already sent. The consumer is ephemeral: nothing to clean up
- * server-side if the gateway dies.
+ * One client's feed of one task. The stream leads: an ordered JetStream consumer on the task's
+ * subjects delivers every event it holds, old and new alike (messages of every kind and lifecycle
+ * events, in the order they happened), so live messages never wait for the projector or the
+ * database. Only the rows the stream no longer holds, below its first message of the task, come
+ * from the `task_message` view, sent before the stream is read. The sequencer drops what the
+ * client already has. The consumer is ephemeral: nothing to clean up server-side if the gateway
+ * dies.
  */
 export class TaskFeed {
   private messages: ConsumerMessages | undefined;
@@ -34,12 +37,17 @@ export class TaskFeed {
   constructor(private readonly options: TaskFeedOptions) {}
 
   async start(): Promise<void> {
-    const { connection, taskId } = this.options;
-    const sequencer = new TaskFeedSequencer(taskId, this.options.afterSeq, this.options.sanitize);
-    for await (const page of readTimelineAfter(this.options.dataSource, taskId, this.options.afterSeq)) {
-      if (this.stopped) return;
-      for (const frame of sequencer.replayed(page)) this.options.send(frame);
+    const { connection, dataSource, taskId, afterSeq, sanitize } = this.options;
+    const firstStreamedSeq = await firstStreamedMessageSeq(connection, taskId);
+    const sequencer = new TaskFeedSequencer({ taskId, afterSeq, firstStreamedSeq, sanitize });
+    const viewRange = sequencer.viewRange;
+    if (viewRange) {
+      for await (const page of readTimelineRange(dataSource, taskId, viewRange)) {
+        if (this.stopped) return;
+        this.sendAll(sequencer.replayed(page));
+      }
     }
+    sequencer.handOver();
     const consumer = await connection.jetstream.consumers.get(connection.namespace.stream(STREAM_CATALOG.TASK_EVENTS.name), {
       // One subject as a string: a list needs nats-server 2.10.
       filter_subjects: connection.namespace.subject(subjects.aggregateFilter('task', taskId)),
@@ -47,29 +55,53 @@ export class TaskFeed {
     });
     if (this.stopped) return;
     this.messages = await consumer.consume();
-    void (async () => {
-      try {
-        for await (const message of this.messages!) {
-          const parsed = parseEvent(message.json());
-          // A malformed event is the projector's to dead-letter; the feed skips it.
-          if (!parsed.ok) continue;
-          for (const frame of sequencer.streamed(parsed.event)) this.options.send(frame);
-          if (sequencer.holding && !this.gapTimer) {
-            this.gapTimer = setTimeout(() => {
-              this.gapTimer = undefined;
-              if (!this.stopped) for (const frame of sequencer.releaseHeld()) this.options.send(frame);
-            }, GAP_WAIT_MS);
-          }
-        }
-      } catch (error) {
-        if (!this.stopped) this.options.onFailure(error);
-      }
-    })();
+    void this.follow(this.messages, sequencer);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.gapTimer);
     await this.messages?.close().catch(() => undefined);
+  }
+
+  private async follow(messages: ConsumerMessages, sequencer: TaskFeedSequencer): Promise<void> {
+    try {
+      for await (const message of messages) {
+        const event = eventOf(() => message.json());
+        // A malformed event is the projector's to dead-letter; the feed skips it.
+        if (!event) continue;
+        this.sendAll(sequencer.streamed(event));
+        this.watchGap(sequencer);
+      }
+    } catch (error) {
+      if (!this.stopped) this.options.onFailure(error);
+    }
+  }
+
+  /** The stream did not fill a gap in time: the view gives the rows it has there, the rest is given up. */
+  private async closeGap(sequencer: TaskFeedSequencer): Promise<void> {
+    this.gapTimer = undefined;
+    const gap = sequencer.gap;
+    if (this.stopped || !gap) return;
+    try {
+      for await (const page of readTimelineRange(this.options.dataSource, this.options.taskId, gap)) {
+        if (this.stopped) return;
+        this.sendAll(sequencer.gapFilled(page));
+      }
+      if (this.stopped) return;
+      // Only the gap that waited: one that opened meanwhile gets its own wait.
+      this.sendAll(sequencer.releaseHeld(gap.beforeSeq));
+      this.watchGap(sequencer);
+    } catch (error) {
+      if (!this.stopped) this.options.onFailure(error);
+    }
+  }
+
+  private watchGap(sequencer: TaskFeedSequencer): void {
+    if (sequencer.holding && !this.gapTimer) this.gapTimer = setTimeout(() => void this.closeGap(sequencer), GAP_WAIT_MS);
+  }
+
+  private sendAll(frames: readonly ServerFrame[]): void {
+    for (const frame of frames) this.options.send(frame);
   }
 }

@@ -1,16 +1,22 @@
 import type { DataSource } from 'typeorm';
 import type { TimelineEntry } from '@switchyard/contracts';
 import { readTimelineRows } from '../tasks/timeline-rows.query';
+import type { SeqRange } from './task-feed.sequencer';
 
 const PAGE_ROWS = 1_000;
 
-/** Reads a task's rows of the `task_message` view after a seq, page by page, in seq order. */
-export async function* readTimelineAfter(dataSource: DataSource, taskId: string, afterSeq: number): AsyncGenerator<TimelineEntry[]> {
-  let cursor = afterSeq;
+/**
+ * Reads a task's rows of the `task_message` view after `afterSeq` and below `beforeSeq` (no bound
+ * when undefined), page by page, in seq order.
+ */
+export async function* readTimelineRange(dataSource: DataSource, taskId: string, range: SeqRange): AsyncGenerator<TimelineEntry[]> {
+  const before = range.beforeSeq ?? Number.POSITIVE_INFINITY;
+  let cursor = range.afterSeq;
   for (;;) {
     const page = await readTimelineRows(dataSource, taskId, cursor, PAGE_ROWS);
-    if (page.entries.length > 0) yield page.entries;
-    if (!page.hasMore) return;
+    const inRange = page.entries.filter((entry) => entry.seq < before);
+    if (inRange.length > 0) yield inRange;
+    if (!page.hasMore || inRange.length < page.entries.length) return;
     cursor = page.entries[page.entries.length - 1]!.seq;
   }
 }
