@@ -11,6 +11,7 @@ import type {
   CopilotToolExecutionCompleteEvent,
   CopilotToolExecutionStartEvent,
 } from './copilot-wire.types';
+import { COPILOT_DEFAULT_PROVIDER, copilotUsageProvider } from './copilot-usage.provider';
 
 export const COPILOT_ADAPTER_ID = 'copilot-jsonl';
 
@@ -52,11 +53,13 @@ const PROGRESS_EVENTS = new Set([
 export interface CopilotEventTranslatorOptions {
   /** The id the run was started with (`--session-id` or `--resume`); announced on the first event. */
   readonly sessionId?: string;
+  /** Usage whose event names no provider is booked to this one (default: the `copilot` identity's, `github`). */
+  readonly provider?: string;
 }
 
 /**
  * Translates Copilot CLI JSONL session events into unified messages and run facts. Pure: per-run
- * state is the tool names by call id, usage totals per model, and whether the run was aborted.
+ * state is the tool names by call id, usage totals per provider and model, and whether the run was aborted.
  */
 export function createCopilotEventTranslator(context: TranslatorContext, options: CopilotEventTranslatorOptions = {}): Translator {
   const toolNames = new Map<string, string>();
@@ -96,16 +99,19 @@ export function createCopilotEventTranslator(context: TranslatorContext, options
   const onUsage = (event: CopilotAssistantUsageEvent): void => {
     // One event per model call; the session keeps the latest total per model, so sum here.
     const { model } = event.data;
-    const previous = usageByModel.get(model);
+    const provider = copilotUsageProvider(event.data.modelProvider, options.provider ?? COPILOT_DEFAULT_PROVIDER);
+    const key = `${provider}\u0000${model}`;
+    const previous = usageByModel.get(key);
     const add = (before: number | undefined, value: number | undefined): number => (before ?? 0) + (value ?? 0);
     const total: TokenUsage = {
+      provider,
       model,
       inputTokens: add(previous?.inputTokens, event.data.inputTokens),
       outputTokens: add(previous?.outputTokens, event.data.outputTokens),
       cacheReadTokens: add(previous?.cacheReadTokens, event.data.cacheReadTokens),
       cacheWriteTokens: add(previous?.cacheWriteTokens, event.data.cacheWriteTokens),
     };
-    usageByModel.set(model, total);
+    usageByModel.set(key, total);
     context.reportUsage(total);
     context.emit({ type: 'usage', ...total });
   };

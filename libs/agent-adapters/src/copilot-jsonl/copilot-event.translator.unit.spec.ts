@@ -1,6 +1,7 @@
 import type { AgentMessage } from '@switchyard/contracts';
 import { expectMessagesAcceptedByContract, fixtureReader, replay, type TranslatorRecording } from '../backend/translator-replay.spec-helper';
 import { COPILOT_RESUME_REJECTED_PATTERN, createCopilotEventTranslator, type CopilotEventTranslatorOptions } from './copilot-event.translator';
+import { COPILOT_DEFAULT_PROVIDER } from './copilot-usage.provider';
 import { usageFromCopilotUsageFile } from './copilot-usage.reader';
 import type { CopilotUsageFile } from './copilot-wire.types';
 
@@ -15,6 +16,11 @@ const replayFixture = (name: string, options: CopilotEventTranslatorOptions = {}
 const timeline = (run: TranslatorRecording): AgentMessage[] => run.messages.filter((message) => message.type !== 'log');
 
 const RECORDED = ['tool-call-then-text.jsonl', 'resumed-text.jsonl', 'model-error.jsonl', 'aborted-by-sigterm.jsonl'];
+
+/** Every usage a run reports names who serves the model: an empty or missing provider books tokens to nobody. */
+const expectEveryUsageHasProvider = (usage: ReadonlyArray<{ readonly provider?: string }>): void => {
+  for (const entry of usage) expect(entry.provider).toMatch(/\S/);
+};
 
 describe('Copilot JSONL translator (recorded frames of Copilot CLI 1.0.102)', () => {
   it('turns a shell tool call and the final answer into timeline messages, session and result', () => {
@@ -65,9 +71,11 @@ describe('Copilot JSONL translator (recorded frames of Copilot CLI 1.0.102)', ()
     expect(COPILOT_RESUME_REJECTED_PATTERN.test(fixtures.text('bogus-resume.stderr.txt'))).toBe(true);
   });
 
-  it('emits only messages the contract accepts', () => {
+  it('emits only messages the contract accepts, every usage with a provider', () => {
     for (const name of RECORDED) {
-      expectMessagesAcceptedByContract(replayFixture(name).messages);
+      const run = replayFixture(name);
+      expectMessagesAcceptedByContract(run.messages);
+      expectEveryUsageHasProvider(run.usage);
     }
   });
 
@@ -92,19 +100,46 @@ describe('Copilot JSONL translator (recorded frames of Copilot CLI 1.0.102)', ()
       { type: 'text', text: 'Done.' },
       { type: 'thinking', text: 'Second thought.' },
       { type: 'text', text: 'Again.' },
-      { type: 'usage', model: 'gpt-5.4', inputTokens: 100, outputTokens: 10, cacheReadTokens: 5, cacheWriteTokens: 0 },
-      { type: 'usage', model: 'gpt-5.4', inputTokens: 150, outputTokens: 14, cacheReadTokens: 5, cacheWriteTokens: 0 },
+      { type: 'usage', provider: 'github', model: 'gpt-5.4', inputTokens: 100, outputTokens: 10, cacheReadTokens: 5, cacheWriteTokens: 0 },
+      { type: 'usage', provider: 'github', model: 'gpt-5.4', inputTokens: 150, outputTokens: 14, cacheReadTokens: 5, cacheWriteTokens: 0 },
       { type: 'tool-use', tool: 'view', callId: 't1', input: { path: 'x' } },
       { type: 'tool-result', callId: 't1', tool: 'view', output: 'no such file', status: 'error' },
       { type: 'status', sessionId: 's-1', state: 'started' },
     ]);
-    expect(run.usage.at(-1)).toEqual({ model: 'gpt-5.4', inputTokens: 150, outputTokens: 14, cacheReadTokens: 5, cacheWriteTokens: 0 });
+    expect(run.usage.at(-1)).toEqual({ provider: 'github', model: 'gpt-5.4', inputTokens: 150, outputTokens: 14, cacheReadTokens: 5, cacheWriteTokens: 0 });
     expectMessagesAcceptedByContract(run.messages);
   });
 
-  it('reads token totals per model from the --usage-output-file snapshot', () => {
+  it('books usage to the provider the event names for the model, else to the identity’s provider, never to an empty one', () => {
+    const envelope = (data: unknown): unknown => ({ type: 'assistant.usage', data, id: 'u', timestamp: '2026-11-30T03:05:30.000Z', parentId: null });
+    const run = replayEvents([
+      envelope({ model: 'claude-sonnet-4.5', modelProvider: 'anthropic', inputTokens: 20, outputTokens: 2 }),
+      // `other` is how 1.0.102 names a BYOK provider it does not know (`session.usage_record`).
+      envelope({ model: 'mock-model', modelProvider: 'other', inputTokens: 7, outputTokens: 1 }),
+      envelope({ model: 'gpt-5.4', modelProvider: '', inputTokens: 3, outputTokens: 1 }),
+    ]);
+    expect(run.usage.map((usage) => [usage.provider, usage.model])).toEqual([
+      ['anthropic', 'claude-sonnet-4.5'],
+      [COPILOT_DEFAULT_PROVIDER, 'mock-model'],
+      [COPILOT_DEFAULT_PROVIDER, 'gpt-5.4'],
+    ]);
+    expect(COPILOT_DEFAULT_PROVIDER).toBe('github');
+    expect(replayEvents([envelope({ model: 'm', inputTokens: 1, outputTokens: 1 })], { provider: 'azure' }).usage[0]?.provider).toBe('azure');
+    expectEveryUsageHasProvider(run.usage);
+    expectEveryUsageHasProvider(run.messages.filter((message) => message.type === 'usage'));
+  });
+
+  it('reads token totals per model from the --usage-output-file snapshot, booked to the identity’s provider (the file names none for BYOK)', () => {
     const file = JSON.parse(fixtures.text('usage-output-file.json')) as CopilotUsageFile;
-    expect(usageFromCopilotUsageFile(file)).toEqual([{ model: 'gpt-5.4', inputTokens: 12948, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }]);
+    const usage = usageFromCopilotUsageFile(file);
+    expect(usage).toEqual([{ provider: 'github', model: 'gpt-5.4', inputTokens: 12948, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }]);
+    expectEveryUsageHasProvider(usage);
+  });
+
+  it('takes the provider the usage file names for a model', () => {
+    const file = JSON.parse(fixtures.text('usage-output-file.json')) as CopilotUsageFile;
+    const named: CopilotUsageFile = { ...file, providerModelMetrics: [{ provider: 'openai', modelId: 'gpt-5.4' }] };
+    expect(usageFromCopilotUsageFile(named).map((usage) => usage.provider)).toEqual(['openai']);
   });
 
   it('reports a line that is not an event envelope, and logs an unfamiliar event type', () => {

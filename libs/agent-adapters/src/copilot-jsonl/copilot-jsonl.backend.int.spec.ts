@@ -63,7 +63,7 @@ describe('Copilot JSONL backend (fake copilot script)', () => {
       resumeRejected: false,
       exitCode: 0,
     });
-    expect(result.usage).toEqual([{ model: 'gpt-5.4', inputTokens: 26019, outputTokens: 41, cacheReadTokens: 0, cacheWriteTokens: 0 }]);
+    expect(result.usage).toEqual([{ provider: 'github', model: 'gpt-5.4', inputTokens: 26019, outputTokens: 41, cacheReadTokens: 0, cacheWriteTokens: 0 }]);
     expect(readdirSync(usageFileDirectory)).toEqual([]);
     expectMessagesAcceptedByContract(messages);
   });
@@ -89,7 +89,7 @@ describe('Copilot JSONL backend (fake copilot script)', () => {
       const steps = [...recorded('resumed-text.jsonl'), { writeUsageFile: total }, { exit: 0 }];
       const session = await run(steps, { resumeSessionId: SESSION_ID, env: { FAKE_COPILOT_STEPS: JSON.stringify(steps), HOME: home } });
       await collectMessages(session);
-      expect((await session.result).usage).toEqual([{ model: 'gpt-5.4', inputTokens: 12044, outputTokens: 15 }]);
+      expect((await session.result).usage).toEqual([{ provider: 'github', model: 'gpt-5.4', inputTokens: 12044, outputTokens: 15 }]);
     } finally {
       await rm(home, { recursive: true, force: true });
     }

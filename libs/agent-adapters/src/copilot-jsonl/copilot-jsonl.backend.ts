@@ -5,6 +5,7 @@ import { createAgentSession } from '../backend/agent-session';
 import type { TokenUsage } from '@switchyard/contracts';
 import type { AgentRunResult, AgentSession, Backend, BackendExecuteOptions } from '../backend/backend.types';
 import { COPILOT_RESUME_REJECTED_PATTERN, createCopilotEventTranslator } from './copilot-event.translator';
+import { COPILOT_DEFAULT_PROVIDER } from './copilot-usage.provider';
 import { copilotSessionEventsPath, readCopilotSessionUsage, takeCopilotUsageFile, usageAddedSince } from './copilot-usage.reader';
 
 export interface CopilotJsonlBackendOptions {
@@ -15,6 +16,8 @@ export interface CopilotJsonlBackendOptions {
   readonly mintSessionId?: boolean;
   /** Directory for the per-run `--usage-output-file` (default: the OS temp directory). */
   readonly usageFileDirectory?: string;
+  /** Usage the CLI names no provider for is booked to this one (default: the `copilot` identity's, `github`). */
+  readonly provider?: string;
 }
 
 /**
@@ -28,9 +31,10 @@ export interface CopilotJsonlBackendOptions {
 export function createCopilotJsonlBackend(backendOptions: CopilotJsonlBackendOptions = {}): Backend {
   return {
     async execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
+      const provider = backendOptions.provider ?? COPILOT_DEFAULT_PROVIDER;
       // The usage file counts the whole session: a resumed run reports only what it added.
       const usageBefore = options.resumeSessionId
-        ? await readCopilotSessionUsage(copilotSessionEventsPath({ env: options.env, sessionId: options.resumeSessionId }))
+        ? await readCopilotSessionUsage(copilotSessionEventsPath({ env: options.env, sessionId: options.resumeSessionId }), provider)
         : [];
       const mintedSessionId = !options.resumeSessionId && (backendOptions.mintSessionId ?? true) ? randomUUID() : undefined;
       const usageFile = path.join(backendOptions.usageFileDirectory ?? tmpdir(), `copilot-usage-${randomUUID()}.json`);
@@ -51,19 +55,24 @@ export function createCopilotJsonlBackend(backendOptions: CopilotJsonlBackendOpt
       const session = createAgentSession({
         run: options,
         adapterArgs,
-        createTranslator: (context) => createCopilotEventTranslator(context, sessionId ? { sessionId } : {}),
+        createTranslator: (context) => createCopilotEventTranslator(context, { provider, ...(sessionId ? { sessionId } : {}) }),
         // Nothing is read from stdin; closing it keeps the CLI from waiting on piped input.
         start: (input) => input.endStdin(),
         resumeRejectedPattern: COPILOT_RESUME_REJECTED_PATTERN,
       });
-      return { ...session, result: session.result.then((result) => withUsageFile({ result, usageFile, usageBefore })) };
+      return { ...session, result: session.result.then((result) => withUsageFile({ result, usageFile, usageBefore, provider })) };
     },
   };
 }
 
-async function withUsageFile(options: { readonly result: AgentRunResult; readonly usageFile: string; readonly usageBefore: readonly TokenUsage[] }): Promise<AgentRunResult> {
+async function withUsageFile(options: {
+  readonly result: AgentRunResult;
+  readonly usageFile: string;
+  readonly usageBefore: readonly TokenUsage[];
+  readonly provider: string;
+}): Promise<AgentRunResult> {
   const { result } = options;
-  const usage = usageAddedSince({ before: options.usageBefore, total: await takeCopilotUsageFile(options.usageFile) });
+  const usage = usageAddedSince({ before: options.usageBefore, total: await takeCopilotUsageFile(options.usageFile, options.provider) });
   // `assistant.usage` events, when a CLI version prints them, already gave the totals.
   return result.usage.length > 0 || usage.length === 0 ? result : { ...result, usage };
 }

@@ -4,15 +4,19 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TokenUsage } from '@switchyard/contracts';
+import { COPILOT_DEFAULT_PROVIDER, copilotUsageProvider } from './copilot-usage.provider';
 import type { CopilotSessionShutdownEvent, CopilotUsageFile } from './copilot-wire.types';
 
 /**
  * Token totals per model from the file `--usage-output-file` writes at the end of a run. Copilot
  * 1.0.102 prints no token counts on stdout (its `result` line has only premium requests and
- * durations), so this file is where a run's usage comes from.
+ * durations), so this file is where a run's usage comes from. The provider is the one the file's
+ * `providerModelMetrics` names for the model, else `fallbackProvider`.
  */
-export function usageFromCopilotUsageFile(file: CopilotUsageFile): TokenUsage[] {
+export function usageFromCopilotUsageFile(file: CopilotUsageFile, fallbackProvider: string = COPILOT_DEFAULT_PROVIDER): TokenUsage[] {
+  const namedProviders = new Map((file.providerModelMetrics ?? []).filter((entry) => entry.modelId && entry.provider).map((entry) => [entry.modelId, entry.provider]));
   return Object.entries(file.modelMetrics ?? {}).map(([model, metrics]) => ({
+    provider: copilotUsageProvider(namedProviders.get(model), fallbackProvider),
     model,
     inputTokens: metrics.usage?.inputTokens ?? 0,
     outputTokens: metrics.usage?.outputTokens ?? 0,
@@ -22,9 +26,9 @@ export function usageFromCopilotUsageFile(file: CopilotUsageFile): TokenUsage[] 
 }
 
 /** Reads and removes the usage file; a run that ended before writing it has no usage to add. */
-export async function takeCopilotUsageFile(filePath: string): Promise<TokenUsage[]> {
+export async function takeCopilotUsageFile(filePath: string, fallbackProvider: string = COPILOT_DEFAULT_PROVIDER): Promise<TokenUsage[]> {
   try {
-    return usageFromCopilotUsageFile(JSON.parse(await readFile(filePath, 'utf8')) as CopilotUsageFile);
+    return usageFromCopilotUsageFile(JSON.parse(await readFile(filePath, 'utf8')) as CopilotUsageFile, fallbackProvider);
   } catch {
     return [];
   } finally {
@@ -47,7 +51,7 @@ export function copilotSessionEventsPath(options: { readonly env: Readonly<Recor
  * The session's token totals as of its last `session.shutdown`, which is what the usage file of the
  * next run on it starts counting from. None when the log is missing or has no shutdown yet.
  */
-export async function readCopilotSessionUsage(eventsPath: string | undefined): Promise<TokenUsage[]> {
+export async function readCopilotSessionUsage(eventsPath: string | undefined, fallbackProvider: string = COPILOT_DEFAULT_PROVIDER): Promise<TokenUsage[]> {
   if (!eventsPath) return [];
   let snapshot: CopilotUsageFile | undefined;
   try {
@@ -62,7 +66,7 @@ export async function readCopilotSessionUsage(eventsPath: string | undefined): P
     // No readable log: the run's usage then keeps the earlier runs' tokens rather than failing it.
     return [];
   }
-  return snapshot ? usageFromCopilotUsageFile(snapshot) : [];
+  return snapshot ? usageFromCopilotUsageFile(snapshot, fallbackProvider) : [];
 }
 
 /** What a run added to a session's totals, per model; models it did not call are left out. */

@@ -26,10 +26,10 @@ describe('Copilot session usage (event log and usage file totals)', () => {
 
   it('reads the totals of the last shutdown: what the next run on the session starts counting from', async () => {
     await expect(readCopilotSessionUsage(await logOf(FIRST_RUN_LINES))).resolves.toEqual([
-      { model: 'mock-model', inputTokens: 11997, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      { provider: 'github', model: 'mock-model', inputTokens: 11997, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
     ]);
     await expect(readCopilotSessionUsage(await logOf(LOG_LINES))).resolves.toEqual([
-      { model: 'mock-model', inputTokens: 24041, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      { provider: 'github', model: 'mock-model', inputTokens: 24041, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 },
     ]);
   });
 

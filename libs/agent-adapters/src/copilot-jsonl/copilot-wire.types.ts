@@ -59,6 +59,11 @@ export type CopilotAssistantUsageEvent = CopilotEnvelope<
   'assistant.usage',
   {
     readonly model: string;
+    /**
+     * Who serves the model, as `session.usage_record` and `model.call_failure` name it in 1.0.102
+     * (`other` for a BYOK provider it does not know).
+     */
+    readonly modelProvider?: string;
     readonly inputTokens?: number;
     readonly outputTokens?: number;
     readonly cacheReadTokens?: number;
@@ -103,6 +108,8 @@ export interface CopilotUsageFile {
       }
     >
   >;
+  /** The same counts per provider and model; `provider` is null for a BYOK provider (1.0.102). */
+  readonly providerModelMetrics?: ReadonlyArray<{ readonly provider?: string | null; readonly modelId?: string }>;
 }
 
 /**

@@ -62,7 +62,7 @@ describe('Copilot JSONL adapter on the real Copilot CLI', () => {
     expect(result.output).toContain('Mock model final answer');
     expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(messages[0]).toEqual({ type: 'status', sessionId: result.sessionId, state: 'started' });
-    expect(result.usage).toEqual([expect.objectContaining({ model: DEFAULT_MOCK_MODEL })]);
+    expect(result.usage).toEqual([expect.objectContaining({ provider: 'github', model: DEFAULT_MOCK_MODEL })]);
     expect(result.usage[0]!.inputTokens).toBeGreaterThan(0);
     expect(result.usage[0]!.outputTokens).toBeGreaterThan(0);
   });
