@@ -24,4 +24,5 @@ export * from './command-catalog';
 export * from './subjects';
 export * from './stream-catalog';
 export * from './agent-snapshot.schema';
+export * from './agent-environment-keys';
 export * from './technical-error';

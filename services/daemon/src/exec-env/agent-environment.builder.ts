@@ -1,4 +1,4 @@
-import type { ClaimedTask } from '@switchyard/contracts';
+import { isBlockedAgentEnvironmentKey, type ClaimedTask } from '@switchyard/contracts';
 
 /** The variables every task gets; the agent's own env may never set them. */
 export const TASK_ENVIRONMENT_KEYS = {
@@ -9,30 +9,10 @@ export const TASK_ENVIRONMENT_KEYS = {
   attempt: 'SWITCHYARD_ATTEMPT',
 } as const;
 
-/** Base keys the daemon decides (isolation, per-task HOME and temp), daemon infrastructure, and loader/runtime hooks. */
-const BLOCKED_KEYS: ReadonlySet<string> = new Set([
-  'PATH',
-  'HOME',
-  'TMPDIR',
-  'TMP',
-  'TEMP',
-  'TERM',
-  'DATABASE_URL',
-  'NODE_OPTIONS',
-  'BASH_ENV',
-  'ENV',
-  'CODEX_HOME',
-]);
-/** `SWITCHYARD_` covers the task vars and every `SWITCHYARD_DAEMON_*` setting. */
-const BLOCKED_PREFIXES: readonly string[] = ['SWITCHYARD_', 'NATS_', 'LD_', 'DYLD_'];
-
 const POSIX_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function isBlockedAgentEnvironmentKey(key: string): boolean {
-  // Compared upper-cased so `Path` or `ld_preload` cannot slip past on case-insensitive platforms.
-  const upper = key.toUpperCase();
-  return BLOCKED_KEYS.has(upper) || BLOCKED_PREFIXES.some((prefix) => upper.startsWith(prefix));
-}
+// The blocked keys are the contracts' (the gateway refuses them at the API); re-exported for this folder's callers.
+export { isBlockedAgentEnvironmentKey };
 
 export type RejectedEnvironmentKeyReason = 'blocked' | 'invalid_name' | 'invalid_value';
 

@@ -41,6 +41,9 @@ const skillsSchema = z
   .max(100)
   .refine((skills) => new Set(skills).size === skills.length, 'skill names must be unique');
 
+const ENVIRONMENT_DESCRIPTION =
+  'Variables for the agent’s process; a key the daemon sets or withholds itself (PATH, HOME, TMPDIR, NODE_OPTIONS, LD_*, SWITCHYARD_*, ...) is refused with 400 `blocked_environment_key`';
+
 const agentFields = {
   name: z.string().trim().min(1).max(100),
   instructions: text(100_000),
@@ -60,7 +63,7 @@ export const createAgentSchema = z.strictObject({
   instructions: agentFields.instructions.optional(),
   model: agentFields.model.optional(),
   thinkingLevel: agentFields.thinkingLevel.optional(),
-  env: agentFields.env.optional(),
+  env: agentFields.env.optional().describe(ENVIRONMENT_DESCRIPTION),
   extraArgs: agentFields.extraArgs.optional(),
   mcpServers: agentFields.mcpServers.optional(),
   skills: agentFields.skills.optional(),
@@ -75,7 +78,7 @@ export const updateAgentSchema = z
     instructions: agentFields.instructions.optional(),
     model: agentFields.model.optional(),
     thinkingLevel: agentFields.thinkingLevel.optional(),
-    env: agentFields.env.optional().describe('Replaces every variable; a value of `********` keeps that variable’s stored value'),
+    env: agentFields.env.optional().describe(`${ENVIRONMENT_DESCRIPTION}. Replaces every variable; a value of \`********\` keeps that variable’s stored value`),
     extraArgs: agentFields.extraArgs.optional(),
     mcpServers: agentFields.mcpServers.optional().describe('Replaces every server; `********` in env or headers keeps the stored value'),
     skills: agentFields.skills.optional(),

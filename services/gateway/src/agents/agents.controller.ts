@@ -29,7 +29,7 @@ export class AgentsController {
   @ApiOperation({ summary: 'Create an agent bound to a runtime of the caller’s workspace' })
   @ApiJsonBody(createAgentSchema)
   @ApiJsonResponse(201, agentViewSchema, 'The agent (secrets masked)')
-  @ApiErrorResponses('validation_failed', 'unknown_runtime', 'agent_name_taken')
+  @ApiErrorResponses('validation_failed', 'blocked_environment_key', 'unknown_runtime', 'agent_name_taken')
   create(@CurrentCaller() caller: Caller, @Body() body: unknown): Promise<AgentView> {
     return this.agents.create(caller.workspaceId, parseInput(createAgentSchema, body, { location: 'body' }));
   }
@@ -46,7 +46,7 @@ export class AgentsController {
   @ApiOperation({ summary: 'Change some fields of an agent; tasks already created keep the configuration they were created with' })
   @ApiJsonBody(updateAgentSchema)
   @ApiJsonResponse(200, agentViewSchema, 'The agent after the change')
-  @ApiErrorResponses('validation_failed', 'unknown_runtime', 'not_found', 'agent_name_taken', 'agent_archived')
+  @ApiErrorResponses('validation_failed', 'blocked_environment_key', 'unknown_runtime', 'not_found', 'agent_name_taken', 'agent_archived')
   update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: unknown): Promise<AgentView> {
     return this.agents.update(caller.workspaceId, id, parseInput(updateAgentSchema, body, { location: 'body' }));
   }

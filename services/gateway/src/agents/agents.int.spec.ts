@@ -126,6 +126,27 @@ describe('agents API (real NATS + Postgres)', () => {
     expect(await kit.count('agent')).toBe(before);
   });
 
+  it('refuses an env key the daemon never passes to an agent, at create and at update, naming the keys', async () => {
+    const before = await kit.count('agent');
+    const created = await kit.as(alpha.token).post('/api/agents', { name: 'Hooked', runtimeId: alphaRuntime, env: { PATH: '/evil/bin', LD_PRELOAD: '/tmp/x.so', GITHUB_TOKEN: 'ghp_fine' } });
+    expect(created.status).toBe(400);
+    expect(created.body.error).toMatchObject({ code: 'blocked_environment_key', details: { keys: ['PATH', 'LD_PRELOAD'] } });
+    expect(created.body.error.message).toMatch(/^env sets keys an agent may not set: PATH, LD_PRELOAD; /);
+    expect(pluck(created.body.error.details.issues, 'path')).toEqual(['env.PATH', 'env.LD_PRELOAD']);
+    // Every key of the shared list and prefix is refused, whatever its case (the daemon compares upper-cased).
+    for (const key of ['HOME', 'NODE_OPTIONS', 'DATABASE_URL', 'ld_library_path', 'Path', 'SWITCHYARD_TASK_TOKEN', 'NATS_CREDS', 'DYLD_INSERT_LIBRARIES']) {
+      const response = await kit.as(alpha.token).post('/api/agents', { name: `Blocked ${key}`, runtimeId: alphaRuntime, env: { [key]: 'x' } });
+      expect({ key, status: response.status, keys: response.body.error?.details?.keys }).toEqual({ key, status: 400, keys: [key] });
+    }
+    expect(await kit.count('agent')).toBe(before);
+
+    const id = (await kit.as(alpha.token).post('/api/agents', { name: 'Clean', runtimeId: alphaRuntime, env: { GITHUB_TOKEN: 'ghp_fine' } })).body.id as string;
+    const changed = await kit.as(alpha.token).patch(`/api/agents/${id}`, { env: { GITHUB_TOKEN: '********', TMPDIR: '/elsewhere' } });
+    expect({ status: changed.status, code: changed.body.error.code, keys: changed.body.error.details.keys }).toEqual({ status: 400, code: 'blocked_environment_key', keys: ['TMPDIR'] });
+    const [stored] = await kit.query<{ env: Record<string, string> }>('select env from agent where id = $1', [id]);
+    expect(stored?.env).toEqual({ GITHUB_TOKEN: 'ghp_fine' });
+  });
+
   it('refuses a second active agent with the same name with 409', async () => {
     expect((await kit.as(alpha.token).post('/api/agents', { name: 'Twin', runtimeId: alphaRuntime })).status).toBe(201);
     const twin = await kit.as(alpha.token).post('/api/agents', { name: 'Twin', runtimeId: alphaRuntime });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, notFound } from '../http/api-error';
 import { RuntimeViewRepository } from '../runtimes/runtime-view.repository';
+import { assertAllowedAgentEnvironment } from './agent-environment.rules';
 import { maskMcpServers, maskValues } from './agent-secrets.mask';
 import type { AgentView, CreateAgentInput, UpdateAgentInput } from './agent.schemas';
 import { AgentsRepository, type AgentRecord } from './agents.repository';
@@ -10,7 +11,7 @@ export function agentViewOf(record: AgentRecord): AgentView {
   return { ...record, env: maskValues(record.env), mcpServers: maskMcpServers(record.mcpServers) };
 }
 
-/** Agents are bound to a runtime of their own workspace, checked before anything is written. */
+/** Agents are bound to a runtime of their own workspace and set no blocked env key, checked before anything is written. */
 @Injectable()
 export class AgentsService {
   constructor(
@@ -29,11 +30,13 @@ export class AgentsService {
   }
 
   async create(workspaceId: string, input: CreateAgentInput): Promise<AgentView> {
+    assertAllowedAgentEnvironment(input.env);
     await this.requireRuntime(workspaceId, input.runtimeId);
     return agentViewOf(await this.agents.create(workspaceId, input));
   }
 
   async update(workspaceId: string, id: string, input: UpdateAgentInput): Promise<AgentView> {
+    assertAllowedAgentEnvironment(input.env);
     if (input.runtimeId !== undefined) await this.requireRuntime(workspaceId, input.runtimeId);
     const agent = await this.agents.update(workspaceId, id, input);
     if (!agent) throw notFound('agent', id);
