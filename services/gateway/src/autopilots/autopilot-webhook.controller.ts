@@ -1,4 +1,5 @@
 import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { AcceptsBodyTypes } from '../http/body-media-type.guard';
 import { parseInput } from '../http/parse-input';
 import { idempotencyKeySchema } from '../tasks/task.schemas';
 import { AUTOPILOT_SECRET_HEADER, type AutopilotFiring } from './autopilot.schemas';
@@ -7,7 +8,8 @@ import { AutopilotsService } from './autopilots.service';
 /**
  * `POST /api/autopilots/:id/webhook`: for other systems (CI, alerting), authenticated by the
  * autopilot's own secret in `X-Switchyard-Autopilot-Secret`, never by an API token; the whole JSON
- * body is the payload. Kept out of the token-authenticated OpenAPI document (its own module).
+ * body is the payload (form fields too, read as an object, for senders that post forms).
+ * Kept out of the token-authenticated OpenAPI document (its own module).
  */
 @Controller('api/autopilots')
 export class AutopilotWebhookController {
@@ -15,6 +17,7 @@ export class AutopilotWebhookController {
 
   @Post(':id/webhook')
   @HttpCode(202)
+  @AcceptsBodyTypes('json', 'form')
   webhook(
     @Param('id') id: string,
     @Headers(AUTOPILOT_SECRET_HEADER) secret: unknown,

@@ -164,6 +164,26 @@ describe('autopilots: definitions, manual runs and the webhook (real NATS + Post
     expect(sentFor(created.id)).toHaveLength(2);
   });
 
+  it('webhook: form fields are a payload too, as before; a body of any other type is 415 and fires nothing', async () => {
+    const api = kit.as(alpha.token);
+    const created: { id: string; webhookSecret: string } = (await api.post('/api/autopilots', { name: 'On alert', agentId, instructions: 'Look at the alert' })).body;
+    const headers = (contentType: string): Record<string, string> => ({ 'x-switchyard-autopilot-secret': created.webhookSecret, 'content-type': contentType });
+    const form = await webhook(created.id, 'alert=disk_full&host=db-1', headers('application/x-www-form-urlencoded'));
+    expect(form.status).toBe(202);
+    expect(sentFor(created.id)[0]!.payload.prompt).toContain('"host": "db-1"');
+    const typed = await webhook(created.id, JSON.stringify({ alert: 'cpu' }), headers('application/vnd.alerts+json; charset=utf-8'));
+    expect(typed.status).toBe(202);
+    expect(sentFor(created.id)[1]!.payload.prompt).toContain('"alert": "cpu"');
+
+    const refused = await webhook(created.id, JSON.stringify({ alert: 'cpu' }), headers('text/plain'));
+    expect(refused.status).toBe(415);
+    expect(refused.body.error).toMatchObject({ code: 'unsupported_media_type', details: { accepted: ['application/json (or a +json type)', 'application/x-www-form-urlencoded'] } });
+    expect(sentFor(created.id)).toHaveLength(2);
+    // A bodiless webhook still fires, with no payload.
+    expect((await kit.request('POST', `/api/autopilots/${created.id}/webhook`, { headers: { 'x-switchyard-autopilot-secret': created.webhookSecret } })).status).toBe(202);
+    expect(sentFor(created.id)).toHaveLength(3);
+  });
+
   it('create_issue mode: the firing creates an issue assigned to the agent, whose assignment makes the task', async () => {
     const api = kit.as(alpha.token);
     const autopilot = (await api.post('/api/autopilots', { name: 'Weekly audit', agentId, instructions: 'Audit the dependencies', mode: 'create_issue' })).body;

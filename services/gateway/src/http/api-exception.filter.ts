@@ -16,6 +16,9 @@ function codeOfHttpStatus(status: number): ApiErrorCode {
       return 'not_found';
     case 413:
       return 'payload_too_large';
+    case 415:
+      // The body parser's refusal of a charset or content encoding it cannot read.
+      return 'unsupported_media_type';
     default:
       return status >= 500 ? 'internal' : 'bad_request';
   }

@@ -69,6 +69,9 @@ describe('OpenAPI document (real NATS + Postgres)', () => {
     expect(body.properties.protocolFamily.enum).toContain('claude-stream-json');
     expect(body.additionalProperties).toBe(false);
     expect(pluck(document.paths['/api/tasks'].get.parameters, 'name').sort()).toEqual(['agentId', 'cursor', 'limit', 'runtimeId', 'status']);
+    // Every route that reads a JSON body documents the 415 of a body of another type.
+    expect(document.paths['/api/tasks'].post.responses['415'].description).toContain('unsupported_media_type');
+    expect(document.paths['/api/tasks'].get.responses['415']).toBeUndefined();
   });
 
   it('serves the UI at /api/docs', async () => {

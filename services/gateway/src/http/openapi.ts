@@ -21,9 +21,12 @@ const errorBodySchema = z.object({
   }),
 });
 
-/** A JSON request body validated by `schema`. */
+/** A JSON request body validated by `schema`; a body of another type is 415 (`BodyMediaTypeGuard`). */
 export function ApiJsonBody(schema: z.ZodType, description?: string): MethodDecorator {
-  return ApiBody({ schema: openApiSchemaOf(schema, 'input'), required: true, ...(description ? { description } : {}) });
+  return applyDecorators(
+    ApiBody({ schema: openApiSchemaOf(schema, 'input'), required: true, ...(description ? { description } : {}) }),
+    errorResponse(API_ERROR_CODES.unsupported_media_type.status, ['unsupported_media_type']),
+  );
 }
 
 export function ApiJsonResponse(status: number, schema: z.ZodType, description: string): MethodDecorator {
@@ -34,6 +37,11 @@ export function ApiNoContentResponse(description: string): MethodDecorator {
   return ApiResponse({ status: 204, description });
 }
 
+function errorResponse(status: number, codes: readonly ApiErrorCode[]): MethodDecorator {
+  const description = codes.map((code) => `\`${code}\`: ${API_ERROR_CODES[code].description}`).join(' ');
+  return ApiResponse({ status, description, schema: openApiSchemaOf(errorBodySchema, 'output') });
+}
+
 /** One documented response per status the route can answer with, naming its codes; 401 always. */
 export function ApiErrorResponses(...codes: ApiErrorCode[]): MethodDecorator {
   const byStatus = new Map<number, ApiErrorCode[]>();
@@ -41,12 +49,7 @@ export function ApiErrorResponses(...codes: ApiErrorCode[]): MethodDecorator {
     const status = API_ERROR_CODES[code].status;
     byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])]);
   }
-  const schema = openApiSchemaOf(errorBodySchema, 'output');
-  return applyDecorators(
-    ...[...byStatus].map(([status, statusCodes]) =>
-      ApiResponse({ status, description: statusCodes.map((code) => `\`${code}\`: ${API_ERROR_CODES[code].description}`).join(' '), schema }),
-    ),
-  );
+  return applyDecorators(...[...byStatus].map(([status, statusCodes]) => errorResponse(status, statusCodes)));
 }
 
 /** Documents every field of a query schema (a zod object) as a query parameter. */
