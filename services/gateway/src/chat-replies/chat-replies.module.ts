@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { WorkspaceNoticesModule } from '../live/workspace-notices.publisher';
+import { TasksModule } from '../tasks/tasks.module';
 import { ChatReplyConsumer } from './chat-reply.consumer';
 import { ChatReplyWriter } from './chat-reply.writer';
 
 /** A finished chat task answers in its session as an `agent` message. No routes. */
 @Module({
-  imports: [WorkspaceNoticesModule],
+  imports: [WorkspaceNoticesModule, TasksModule],
   providers: [ChatReplyWriter, ChatReplyConsumer],
 })
 export class ChatRepliesModule {}

@@ -1,5 +1,6 @@
 import { createEvent, subjects, uuidv7 } from '@switchyard/contracts';
 import { publish } from '@switchyard/messaging';
+import { SECRET_SAMPLES } from '@switchyard/redaction';
 import { GatewayTestKit, waitUntil, type TestWorkspace } from '../gateway-test.spec-helper';
 import { connectLiveClient, type LiveTestClient } from '../live/live-client.spec-helper';
 import type { ServerFrame, WorkspaceNotice } from '../live/live.frames';
@@ -104,6 +105,21 @@ describe('workspace notices on /api/live and agent replies in chat (real NATS + 
     await viewer.waitFor(() => hasNotice(viewer, 'chat_message.created', reply.id));
     expect(noticesOf(viewer).filter((frame) => frame.kind === 'chat_message.created').map((frame) => frame.id)).toEqual([posted.id, reply.id]);
     expect(noticesOf(viewer).at(-1)).toMatchObject({ chatSessionId: session.id });
+  });
+
+  it('a chat reply is the task’s output redacted as its timeline is: secret patterns and the agent’s env values', async () => {
+    const api = kit.as(alpha.token);
+    const runtimeId = (await kit.registerRuntime(alpha.id)).runtimeId;
+    const keeper = (await api.post('/api/agents', { name: 'Keeper', runtimeId, env: { VAULT_PASSPHRASE: 'open sesame 42' } })).body.id as string;
+    const session = (await api.post('/api/chat-sessions', { agentId: keeper })).body;
+    const posted = (await api.post(`/api/chat-sessions/${session.id}/messages`, { body: 'What is set up?' })).body;
+    const anthropicKey = SECRET_SAMPLES.find((sample) => sample.kind === 'anthropic_api_key')!.secret;
+
+    await complete(posted.task.taskId as string, `The key is ${anthropicKey} and the vault opens with open sesame 42.`);
+    await waitUntil(async () => (await kit.query(`select 1 from chat_message where chat_session_id = $1 and role = 'agent'`, [session.id])).length === 1, 'the agent replied');
+
+    const messages = (await api.get(`/api/chat-sessions/${session.id}/messages`)).body.messages as Array<{ role: string; body: string }>;
+    expect(messages.at(-1)).toMatchObject({ role: 'agent', body: 'The key is [REDACTED:anthropic_api_key] and the vault opens with [REDACTED:known_secret].' });
   });
 
   it('a completed task of an issue writes no chat message', async () => {

@@ -89,6 +89,19 @@ describe('child_done and usage totals (real NATS + Postgres, a fake queue respon
     expect(await kit.query(`select 1 from issue_comment where issue_id = $1`, [lone.id])).toEqual([]);
   });
 
+  it('the note shows the child’s output redacted as its timeline is: secret patterns and the child agent’s env values', async () => {
+    const api = kit.as(alpha.token);
+    const runtimeId = (await kit.registerRuntime(alpha.id)).runtimeId;
+    const keeper = (await api.post('/api/agents', { name: 'Keeper', runtimeId, env: { VAULT_PASSPHRASE: 'open sesame 42' } })).body.id as string;
+    const parent = (await api.post<IssueBody>('/api/issues', { title: 'Vault epic' })).body;
+    const child = (await api.post<IssueBody>('/api/issues', { title: 'Rotate', parentIssueId: parent.id, assigneeAgentId: keeper })).body;
+
+    await complete(child.tasks[0]!.taskId, 'Rotated. New token ghp_0123456789abcdefghijABCDEFGHIJ012345, vault: open sesame 42');
+    await waitUntil(async () => (await notesOn(parent.id)).length === 1, 'the note is written');
+
+    expect((await notesOn(parent.id))[0]!.body).toMatch(/^child Rotate done: Rotated\. New token \[REDACTED:github_token\], vault: \[REDACTED:known_secret\]\n/);
+  });
+
   it('usage totals per issue (per task too) and per agent, failed and cancelled runs included, scoped to the workspace', async () => {
     const api = kit.as(alpha.token);
     const issue = (await api.post<IssueBody>('/api/issues', { title: 'Metered', assigneeAgentId: workerId })).body;

@@ -5,6 +5,7 @@ import { GATEWAY_LOGGER } from '../gateway.tokens';
 import { ApiError, type ApiErrorCode } from '../http/api-error';
 import { IssuesRepository } from '../issues/issues.repository';
 import { authorOf, IssueTriggerWriter } from '../triggers/issue-trigger.writer';
+import { TaskReadsRepository } from '../tasks/task-reads.repository';
 import type { TaskTriggerRecord } from '../triggers/task-triggers.repository';
 import { TriggerDispatcher } from '../triggers/trigger.dispatcher';
 import { buildChildDoneNote, CHILD_DONE_AUTHOR, childDoneKey } from './child-done.note';
@@ -29,6 +30,7 @@ export class ChildDoneNotifier {
     private readonly issues: IssuesRepository,
     private readonly writer: IssueTriggerWriter,
     private readonly dispatcher: TriggerDispatcher,
+    private readonly reads: TaskReadsRepository,
     @Inject(GATEWAY_LOGGER) private readonly logger: JsonLogger,
   ) {}
 
@@ -37,10 +39,13 @@ export class ChildDoneNotifier {
     if (!childTask) return 'not_a_child';
     const { workspaceId, parentIssueId } = childTask;
     const key = childDoneKey(payload.taskId);
+    // The note shows the child's output to clients and to the parent's agent: redacted like the child's timeline.
+    const redact = await this.reads.textRedactor(payload.taskId);
+    const output = payload.output === null ? null : redact(payload.output);
     const written = await this.issues.transaction(async (runner) => {
       const parent = await this.issues.find(workspaceId, parentIssueId, runner, { forUpdate: true });
       if (!parent) return undefined;
-      const body = buildChildDoneNote({ child: childTask.child, taskId: payload.taskId, output: payload.output });
+      const body = buildChildDoneNote({ child: childTask.child, taskId: payload.taskId, output });
       const note = await this.repository.writeNote(runner, { workspaceId, issueId: parent.id, key, body });
       if (!parent.assigneeAgentId) return { note, trigger: undefined as TaskTriggerRecord | undefined };
       const comment = { id: note.id, author: authorOf(CHILD_DONE_AUTHOR.kind, CHILD_DONE_AUTHOR.id), body: note.body, createdAt: note.createdAt };

@@ -209,6 +209,20 @@ describe('task commands: create, cancel, rerun over NATS (real NATS + Postgres, 
     expect(queue.enqueued.at(-1)!.payload).toMatchObject({ agentId, prompt: 'Run it again', priority: 3, forceFreshSession: true, source: { kind: 'quick_create' } });
   });
 
+  it('answers create and rerun with the prompt redacted, and still sends the queue the prompt as written', async () => {
+    const prompt = 'Deploy with key_secret and ghp_0123456789abcdefghijABCDEFGHIJ012345';
+    const created = await kit.as(alpha.token).post('/api/tasks', { agentId, prompt });
+    expect(created.status).toBe(201);
+    // `key_secret` is the agent's API_KEY value; the token is a GitHub token by its pattern.
+    expect(created.body.prompt).toBe('Deploy with [REDACTED:known_secret] and [REDACTED:github_token]');
+    expect(queue.enqueued.at(-1)!.payload.prompt).toBe(prompt);
+
+    await kit.setTaskStatus(created.body.taskId as string, 'completed');
+    const rerun = await kit.as(alpha.token).post(`/api/tasks/${created.body.taskId as string}/rerun`);
+    expect(rerun.body.prompt).toBe('Deploy with [REDACTED:known_secret] and [REDACTED:github_token]');
+    expect(queue.enqueued.at(-1)!.payload.prompt).toBe(prompt);
+  });
+
   it('reruns an issue task as a `rerun` trigger of the same issue', async () => {
     const taskId = await kit.insertTask({
       workspaceId: alpha.id,

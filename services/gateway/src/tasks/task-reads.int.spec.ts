@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { SECRET_SAMPLES } from '@switchyard/redaction';
+import { sampleAgentSnapshot } from '@switchyard/testing';
 import { GatewayTestKit, pluck, type TestWorkspace } from '../gateway-test.spec-helper';
 
 describe('task reads: list, detail, timeline, usage (real NATS + Postgres)', () => {
@@ -122,6 +124,34 @@ describe('task reads: list, detail, timeline, usage (real NATS + Postgres)', () 
         terminalAt: expect.any(String),
       });
       expect(JSON.stringify(response.body)).not.toContain('do-not-leak');
+    });
+
+    it('redacts the prompt and the failure message as the timeline does: secret patterns and the agent’s own secret values', async () => {
+      // Given a prompt quoting an Anthropic key, a GitHub token and the value of one of the agent's env variables
+      const anthropicKey = SECRET_SAMPLES.find((sample) => sample.kind === 'anthropic_api_key')!.secret;
+      const githubToken = SECRET_SAMPLES.find((sample) => sample.kind === 'github_token' && sample.secret.startsWith('ghp_'))!.secret;
+      const passphrase = 'correct horse battery staple';
+      const mcpHeader = 'Bearer mcp-header-value-1234';
+      const agent = sampleAgentSnapshot({ env: { DEPLOY_PASSPHRASE: passphrase, DEBUG: 'true' }, mcpConfig: { servers: { docs: { url: 'https://docs.example/mcp', headers: { authorization: mcpHeader } } } } });
+      const prompt = `Use ${anthropicKey} for the API, push with ${githubToken}, unlock with "${passphrase}", call docs with ${mcpHeader}. Debug is true.`;
+      const taskId = await kit.insertTask({ workspaceId: alpha.id, status: 'failed', failureReason: 'agent_error', enqueued: { prompt, agent } });
+      await kit.appendTaskEvent('task.failed', { taskId, attempt: 1, reason: 'agent_error', message: `401 from the API for key ${anthropicKey}`, sessionId: null, detail: null });
+
+      // When a client reads the task, alone and in the list
+      const detail = await kit.as(alpha.token).get(`/api/tasks/${taskId}`);
+      const list = await kit.as(alpha.token).get(`/api/tasks?agentId=agent-direct&status=failed`);
+
+      // Then no secret comes back: each is its redaction marker, the rest of the text stays
+      expect(detail.status).toBe(200);
+      expect(detail.body.prompt).toBe(
+        'Use [REDACTED:anthropic_api_key] for the API, push with [REDACTED:github_token], unlock with "[REDACTED:known_secret]", call docs with [REDACTED:known_secret]. Debug is true.',
+      );
+      expect(detail.body.failure).toEqual({ reason: 'agent_error', message: '401 from the API for key [REDACTED:anthropic_api_key]' });
+      for (const body of [detail.body, list.body]) {
+        for (const secret of [anthropicKey, githubToken, passphrase, mcpHeader]) expect(JSON.stringify(body)).not.toContain(secret);
+      }
+      // The record keeps the prompt as written: a rerun runs what was asked.
+      expect((await kit.query<{ prompt: string }>(`select payload -> 'payload' ->> 'prompt' as prompt from outbox_event where aggregate_id = $1 and type = 'task.enqueued'`, [taskId]))[0]?.prompt).toBe(prompt);
     });
 
     it('is a 404 for another workspace and for an unknown id', async () => {

@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { Actor, TaskEnqueuedPayload, TaskFailureReason, TaskSourceKind, TaskState } from '@switchyard/contracts';
+import type { Actor, AgentSnapshot, TaskEnqueuedPayload, TaskFailureReason, TaskSourceKind, TaskState } from '@switchyard/contracts';
 import { DATA_SOURCE } from '@switchyard/persistence';
+import type { Redactor } from '@switchyard/redaction';
 import { isoOf, isoOrNull } from '../http/api-schemas';
 import { decodeTaskCursor, encodeTaskCursor } from './task-list.cursor';
+import { taskTextRedactor } from './task-text.redaction';
 import type { TaskDetail, TaskListQuery, TaskSummary } from './task.schemas';
 
 interface TaskRow {
@@ -68,7 +70,8 @@ export interface EnqueuedTask {
 /**
  * Task reads for clients: the state from the queue's `agent_task_queue` view, the prompt and the
  * outcome details from the task's events in `outbox_event` (the queue's record). Every query names
- * the caller's workspace; a task of another workspace does not exist.
+ * the caller's workspace; a task of another workspace does not exist. Task text leaves redacted
+ * (`taskTextRedactor`), as the timeline does; the record keeps it as written, for reruns.
  */
 @Injectable()
 export class TaskReadsRepository {
@@ -125,19 +128,35 @@ export class TaskReadsRepository {
     const failed = latest('task.failed')?.payload as { reason: TaskFailureReason; message: string } | undefined;
     const expired = latest('task.expired')?.payload as { message: string } | undefined;
     const cancelled = latest('task.cancelled')?.payload as { cancelledBy: Actor; reason: string | null } | undefined;
+    // A prompt may quote a key, and a failure message the CLI's stderr: the same redaction as the timeline.
+    const redact = taskTextRedactor(enqueued.agent);
     return {
       ...summaryOf(row),
       // Only the name of the agent snapshot: it holds the agent's env in clear.
       agentName: enqueued.agent.name,
       source: enqueued.source,
-      prompt: enqueued.prompt,
+      prompt: redact(enqueued.prompt),
       forceFreshSession: enqueued.forceFreshSession,
       fireAt: isoOrNull(row.fire_at),
       expiresAt: isoOrNull(row.expires_at),
       startedAt: started ? isoOf(started.occurred_at) : null,
-      failure: row.status !== 'failed' ? null : failed ? { reason: failed.reason, message: failed.message } : expired ? { reason: 'expired', message: expired.message } : null,
-      cancellation: row.status === 'cancelled' && cancelled ? { by: cancelled.cancelledBy, reason: cancelled.reason } : null,
+      failure:
+        row.status !== 'failed' ? null : failed ? { reason: failed.reason, message: redact(failed.message) } : expired ? { reason: 'expired', message: redact(expired.message) } : null,
+      cancellation: row.status === 'cancelled' && cancelled ? { by: cancelled.cancelledBy, reason: typeof cancelled.reason === 'string' ? redact(cancelled.reason) : null } : null,
     };
+  }
+
+  /**
+   * The redactor of a task's text (its agent snapshot's secrets as exact values, plus the patterns),
+   * for writers that show a task's output to clients (chat replies, `child_done` notes). A task
+   * without its `task.enqueued` event still gets the pattern redaction.
+   */
+  async textRedactor(taskId: string): Promise<Redactor> {
+    const [row] = await this.dataSource.query<Array<{ agent: AgentSnapshot | null }>>(
+      `select payload -> 'payload' -> 'agent' as agent from outbox_event where aggregate_id = $1 and type = 'task.enqueued' order by version limit 1`,
+      [taskId],
+    );
+    return taskTextRedactor(row?.agent ?? undefined);
   }
 
   /** The task's status and what it was enqueued with; undefined outside the workspace. */

@@ -12,6 +12,6 @@ import { TasksService } from './tasks.service';
   imports: [AuthModule, AgentsModule, RuntimesModule],
   controllers: [TasksController],
   providers: [QueueCommandsClient, TaskReadsRepository, TaskTimelineRepository, TasksService],
-  exports: [TasksService],
+  exports: [TasksService, TaskReadsRepository],
 })
 export class TasksModule {}
