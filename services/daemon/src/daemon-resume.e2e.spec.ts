@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { SESSION_COMMAND_CATALOG, subjects, uuidv7, type SessionResolveResult, type TaskSource } from '@switchyard/contracts';
-import { requestReply } from '@switchyard/messaging';
+import type { TaskSource } from '@switchyard/contracts';
 import { sampleAgentSnapshot } from '@switchyard/testing';
 import { claudeOnMock, startDaemonE2eStack, type DaemonE2eStack } from './daemon-e2e.spec-helper';
 import { sessionFilePath } from './run-loop/session-store.probe';
@@ -47,30 +46,7 @@ describe('issue conversation resumes across tasks (real Claude Code)', () => {
     return { taskId, started: started!, text, states, sessionId: pinned?.payload['sessionId'] as string };
   }
 
-  /** The index is projected asynchronously: ask as the queue would until it offers the expected session. */
-  async function untilOffered(agentId: string, sessionId: string): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    let last: unknown;
-    while (Date.now() < deadline) {
-      const requestId = uuidv7();
-      const reply = await requestReply<unknown, SessionResolveResult>(stack.connection, {
-        subject: subjects.command('session.resolve'),
-        data: SESSION_COMMAND_CATALOG['session.resolve'].request.parse({
-          requestId,
-          command: 'session.resolve',
-          schemaVersion: 1,
-          correlationId: requestId,
-          payload: { taskId: uuidv7(), agentId, runtimeId: RUNTIME_ID, source: ISSUE, forceFreshSession: false },
-        }),
-        requestId,
-        timeoutMs: 5_000,
-      });
-      last = reply;
-      if (reply.ok && reply.result.status === 'resume' && reply.result.sessionId === sessionId) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`session ${sessionId} never offered: ${JSON.stringify(last)}`);
-  }
+  const untilOffered = (agentId: string, sessionId: string) => stack.untilOffered({ agentId, runtimeId: RUNTIME_ID, source: ISSUE, sessionId });
 
   let first: Awaited<ReturnType<typeof runToCompletion>>;
   let forced: Awaited<ReturnType<typeof runToCompletion>>;

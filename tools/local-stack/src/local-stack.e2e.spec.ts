@@ -69,7 +69,7 @@ function cleanEnvironment(): NodeJS.ProcessEnv {
 /** The identities of the CLIs `npm install` pins in tests/agent-clis. */
 const PINNED_IDENTITIES = ['claude-code', 'codex', 'copilot', 'gemini-cli', 'opencode', 'pi', 'qwen-code'];
 
-async function proveStackRunsAndStops(env: NodeJS.ProcessEnv, also?: (stack: RunningStack) => Promise<void>): Promise<void> {
+async function proveStackRunsAndStops(env: NodeJS.ProcessEnv, also?: (stack: RunningStack) => void): Promise<void> {
   const stack = startStack(env);
   try {
     // The supervisor's own readiness deadline (60 s by default) bounds this wait.
@@ -81,7 +81,7 @@ async function proveStackRunsAndStops(env: NodeJS.ProcessEnv, also?: (stack: Run
       expect({ service: service.name, status: response.status }).toEqual({ service: service.name, status: 200 });
       expect(stack.output).toContain(service.url);
     }
-    await also?.(stack);
+    also?.(stack);
 
     stack.child.kill('SIGINT');
     expect(await stack.exited).toBe(0);
@@ -98,7 +98,7 @@ describe('npm start (local stack)', () => {
   });
 
   it('with no NATS_URL and no DATABASE_URL: starts a private nats-server and the embedded database, all ready, Ctrl-C leaves nothing behind', async () => {
-    await proveStackRunsAndStops(cleanEnvironment(), async (stack) => {
+    await proveStackRunsAndStops(cleanEnvironment(), (stack) => {
       // The pinned CLIs are found with no PATH set-up, the banner says so, and `npx yard` (this
       // project's own bin) lists them.
       expect(stack.output).toContain(`runtimes        ${PINNED_IDENTITIES.length} registered:`);
