@@ -73,7 +73,7 @@ export const PROTOCOL_FAMILY_CATALOG: Readonly<Record<ProtocolFamily, ProtocolFa
     promptDelivery: 'One `--prompt=<text>` argument (so a leading `-` is not read as a flag)',
     resume: '`--resume <sessionId>`; `No session, task, or name matched` on stderr is a rejected resume',
     cancel: PROCESS_GROUP_KILL,
-    usage: 'From the usage file the CLI writes at exit, minus what the resumed session had already counted',
+    usage: 'From the usage file the CLI writes at exit, minus what the resumed session had already counted; provider: the one the CLI names for the model, else `github`',
   },
   'openclaw-jsonl': {
     displayName: 'OpenClaw JSON',
