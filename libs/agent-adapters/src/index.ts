@@ -55,3 +55,4 @@ export * from './opencode-ndjson/opencode-dialect';
 export * from './opencode-ndjson/opencode-event.translator';
 export * from './opencode-ndjson/opencode-ndjson.backend';
 export * from './opencode-ndjson/opencode-home.writer';
+export * from './opencode-ndjson/opencode-store.initializer';

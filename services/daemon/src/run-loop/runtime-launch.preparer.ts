@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ClaimedTask } from '@switchyard/contracts';
-import { copilotEnvironment, qwenModelEnvironment, writeCodexHome, writeGeminiHome, writeOpenCodeHome, writePiHome, writeQwenHome } from '@switchyard/agent-adapters';
+import { copilotEnvironment, ensureOpenCodeStore, qwenModelEnvironment, writeCodexHome, writeGeminiHome, writeOpenCodeHome, writePiHome, writeQwenHome } from '@switchyard/agent-adapters';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 
 /** The provider endpoint and model an agent asks for, from its own environment and snapshot. */
@@ -59,6 +59,13 @@ export async function prepareRuntimeLaunch(runtime: DetectedRuntime, task: Claim
     case 'opencode-ndjson': {
       const dialect = runtime.identity.identity === 'deveco' || runtime.identity.identity === 'codearts' ? runtime.identity.identity : 'opencode';
       const openCodeHome = await writeOpenCodeHome({ directory: path.join(home, `${dialect}-home`), baseUrl: openAiBaseUrl, model, apiKeyVariable: 'OPENAI_API_KEY', dialect });
+      // Two first starts of OpenCode on one store race (its migration fails in one of them): the
+      // store is made once, before any run of the runtime. Only OpenCode's layout is known.
+      if (dialect === 'opencode') {
+        const environment = { PATH: [path.dirname(runtime.executablePath), process.env['PATH'] ?? ''].join(path.delimiter), HOME: home, ...openCodeHome.env };
+        const store = await ensureOpenCodeStore({ executablePath: runtime.executablePath, environment });
+        if (store.state === 'failed') throw new Error(`OpenCode could not create its session store: ${store.detail}`);
+      }
       return { ...openCodeHome.env };
     }
     case 'pi-json': {
