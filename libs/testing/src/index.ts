@@ -8,3 +8,4 @@ export * from './mock-model';
 export * from './service-child.process';
 export * from './process-census';
 export * from './system-processes';
+export * from './session-resolve.client';

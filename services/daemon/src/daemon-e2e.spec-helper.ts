@@ -1,7 +1,7 @@
 import { Client } from 'pg';
-import { SESSION_COMMAND_CATALOG, STREAM_CATALOG, createCommand, subjects, uuidv7, type AgentMessage, type CommandPayloadOf, type SessionResolveResult, type TaskSource } from '@switchyard/contracts';
+import { STREAM_CATALOG, createCommand, subjects, type AgentMessage, type CommandPayloadOf, type TaskSource } from '@switchyard/contracts';
 import { readStream, requestReply, type MessagingConnection } from '@switchyard/messaging';
-import { sampleAgentSnapshot, startSystemProcesses, type MockModelServer, type ServiceChild } from '@switchyard/testing';
+import { askSessionResolve, sampleAgentSnapshot, startSystemProcesses, type MockModelServer, type ServiceChild } from '@switchyard/testing';
 
 export interface TaskRow {
   readonly task_id: string;
@@ -35,6 +35,8 @@ export interface DaemonE2eStack {
   waitForTask(taskId: string, statuses: readonly string[], timeoutMs?: number): Promise<TaskRow>;
   timeline(taskId: string): Promise<TimelineEntry[]>;
   started(taskId: string): Promise<TaskStartedFacts[]>;
+  /** The `task.failed` payloads of a task (reason, message, detail), to say why a run failed. */
+  failures(taskId: string): Promise<Array<Record<string, unknown>>>;
   /** The session index is projected asynchronously: asks as the queue would until it offers `sessionId`. */
   untilOffered(request: { readonly agentId: string; readonly runtimeId: string; readonly source: TaskSource; readonly sessionId: string }): Promise<void>;
   /** `session.pinned` / `session.retired` events, as published. */
@@ -110,24 +112,17 @@ export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
       const deadline = Date.now() + 20_000;
       let last: unknown;
       while (Date.now() < deadline) {
-        const requestId = uuidv7();
-        const reply = await requestReply<unknown, SessionResolveResult>(connection, {
-          subject: subjects.command('session.resolve'),
-          data: SESSION_COMMAND_CATALOG['session.resolve'].request.parse({
-            requestId,
-            command: 'session.resolve',
-            schemaVersion: 1,
-            correlationId: requestId,
-            payload: { taskId: uuidv7(), agentId, runtimeId, source, forceFreshSession: false },
-          }),
-          requestId,
-          timeoutMs: 5_000,
-        });
+        const reply = await askSessionResolve(connection, { agentId, runtimeId, source });
         last = reply;
         if (reply.ok && reply.result.status === 'resume' && reply.result.sessionId === sessionId) return;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       throw new Error(`session ${sessionId} never offered: ${JSON.stringify(last)}`);
+    },
+    async failures(taskId) {
+      return (await readStream(connection, STREAM_CATALOG.TASK_EVENTS.name))
+        .filter((message) => message.subject === subjects.taskEvent('task.failed', taskId))
+        .map((message) => (JSON.parse(message.text) as { payload: Record<string, unknown> }).payload);
     },
     async sessionEvents() {
       return (await readStream(connection, STREAM_CATALOG.SESSION_EVENTS.name)).map((message) => JSON.parse(message.text) as { type: string; payload: Record<string, unknown> });

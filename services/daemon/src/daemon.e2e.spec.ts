@@ -105,7 +105,13 @@ describe('enqueue → queue → daemon → seven real agent CLIs at once → tim
       firstRuns.map(async (run, index) => {
         const { status, failure_reason: reason } = ends[index]!;
         // A failure shows its errors and logs, so the assertion says what went wrong.
-        const errors = status === 'completed' ? [] : (await stack.timeline(run.taskId)).filter((entry) => entry.message.type === 'error' || entry.message.type === 'log').map((entry) => entry.message);
+        const errors =
+          status === 'completed'
+            ? []
+            : [
+                ...(await stack.timeline(run.taskId)).filter((entry) => entry.message.type === 'error' || entry.message.type === 'log').map((entry) => entry.message),
+                ...(await stack.failures(run.taskId)),
+              ];
         return { identity: run.runtime.identity, kind: run.kind, status, reason, errors };
       }),
     );

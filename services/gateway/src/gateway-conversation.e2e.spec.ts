@@ -1,6 +1,6 @@
-import { SESSION_COMMAND_CATALOG, STREAM_CATALOG, subjects, uuidv7, type SessionResolveResult, type TaskSource } from '@switchyard/contracts';
-import { readStream, requestReply, type MessagingConnection } from '@switchyard/messaging';
-import { startSystemProcesses, type SystemProcesses } from '@switchyard/testing';
+import { STREAM_CATALOG, subjects, type TaskSource } from '@switchyard/contracts';
+import { readStream, type MessagingConnection } from '@switchyard/messaging';
+import { askSessionResolve, startSystemProcesses, type SystemProcesses } from '@switchyard/testing';
 
 const DAEMON_ID = 'daemon-conversation-e2e';
 const RUNTIME_ID = `${DAEMON_ID}-claude-code`;
@@ -85,19 +85,7 @@ describe('issue and chat conversations through the gateway (real Claude Code)', 
   const untilOffered = async (source: TaskSource, sessionId: string): Promise<void> => {
     await until(
       async () => {
-        const requestId = uuidv7();
-        const reply = await requestReply<unknown, SessionResolveResult>(observer, {
-          subject: subjects.command('session.resolve'),
-          data: SESSION_COMMAND_CATALOG['session.resolve'].request.parse({
-            requestId,
-            command: 'session.resolve',
-            schemaVersion: 1,
-            correlationId: requestId,
-            payload: { taskId: uuidv7(), agentId, runtimeId: RUNTIME_ID, source, forceFreshSession: false },
-          }),
-          requestId,
-          timeoutMs: 5_000,
-        });
+        const reply = await askSessionResolve(observer, { agentId, runtimeId: RUNTIME_ID, source });
         return reply.ok && reply.result.status === 'resume' && reply.result.sessionId === sessionId ? true : undefined;
       },
       `session ${sessionId} is offered`,

@@ -1,4 +1,5 @@
-import { createEvent, timelineEntryOf, type AgentMessage, type AgentSnapshot, type SwitchyardEvent, type TaskMessageEvent } from '@switchyard/contracts';
+import { createEvent, timelineEntryOf, type AgentMessage, type SwitchyardEvent, type TaskMessageEvent } from '@switchyard/contracts';
+import { sampleAgentSnapshot } from '@switchyard/testing';
 import type { ServerFrame } from './live.frames';
 import { taskStatusChangeOf } from './task-status.mapper';
 
@@ -19,17 +20,7 @@ export function randomInt(random: () => number, low: number, high: number): numb
   return low + Math.floor(random() * (high - low + 1));
 }
 
-const AGENT: AgentSnapshot = {
-  name: 'Test agent',
-  instructions: 'Do the task.',
-  model: null,
-  thinkingLevel: null,
-  skills: [],
-  env: {},
-  extraArgs: [],
-  mcpConfig: null,
-  maxConcurrentTasks: 6,
-};
+const AGENT = sampleAgentSnapshot();
 const LATER = '2030-01-01T00:00:00.000Z';
 
 /** Lifecycle events of one task, built valid; only those the feed turns into `task` frames, plus a heartbeat it ignores. */
