@@ -10,3 +10,4 @@ export * from './migrations/migration.runner';
 export * from './nest/persistence.tokens';
 export * from './nest/persistence.module';
 export * from './embedded/embedded-database';
+export * from './nest/database.platform';

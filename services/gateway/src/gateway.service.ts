@@ -1,3 +1,4 @@
+import { databasePlatform } from '@switchyard/persistence';
 import { defineService } from '@switchyard/service-kit';
 import { gatewayConfigSchema } from './gateway.config';
 import { GatewayModule } from './gateway.module';
@@ -6,6 +7,7 @@ import { configureGatewayApp } from './http/configure-gateway-app';
 export const gatewayService = defineService({
   service: 'gateway',
   configSchema: gatewayConfigSchema,
+  platform: (config) => [databasePlatform({ url: config.DATABASE_URL, applicationName: 'gateway' })],
   feature: (config, logger) => GatewayModule.forRoot(config, logger),
   configureApp: (app) => configureGatewayApp(app),
 });

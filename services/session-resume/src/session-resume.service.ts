@@ -1,3 +1,4 @@
+import { databasePlatform } from '@switchyard/persistence';
 import { defineService } from '@switchyard/service-kit';
 import { sessionResumeConfigSchema } from './session-resume.config';
 import { SessionResumeModule } from './session-resume.module';
@@ -5,5 +6,6 @@ import { SessionResumeModule } from './session-resume.module';
 export const sessionResumeService = defineService({
   service: 'session-resume',
   configSchema: sessionResumeConfigSchema,
+  platform: (config) => [databasePlatform({ url: config.DATABASE_URL, applicationName: 'session-resume' })],
   feature: (config, logger) => SessionResumeModule.forRoot(config, logger),
 });

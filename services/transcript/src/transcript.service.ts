@@ -1,3 +1,4 @@
+import { databasePlatform } from '@switchyard/persistence';
 import { defineService } from '@switchyard/service-kit';
 import { transcriptConfigSchema } from './transcript.config';
 import { TranscriptModule } from './transcript.module';
@@ -5,5 +6,6 @@ import { TranscriptModule } from './transcript.module';
 export const transcriptService = defineService({
   service: 'transcript',
   configSchema: transcriptConfigSchema,
+  platform: (config) => [databasePlatform({ url: config.DATABASE_URL, applicationName: 'transcript' })],
   feature: (config, logger) => TranscriptModule.forRoot(config, logger),
 });

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { loadConfig } from '../config/load-config';
 import type { JsonLogger } from '../logging/json-logger';
 import type { ServiceBaseConfig } from './bootstrap-service';
-import { serviceRootModule, type PlatformConfig } from './platform.module';
+import { serviceRootModule, type PlatformConfig, type PlatformExtension } from './platform.module';
 
 export interface ServiceDefinition<Config extends ServiceBaseConfig & PlatformConfig> {
   readonly service: string;
@@ -23,6 +23,8 @@ export function defineService<Schema extends z.ZodObject>(options: {
   readonly configSchema: Schema;
   /** The service's own module, built from its validated configuration. */
   readonly feature: (config: z.infer<Schema>, logger: JsonLogger) => Type | DynamicModule;
+  /** What the process stands on besides NATS, e.g. `databasePlatform(...)` of `@switchyard/persistence`. */
+  readonly platform?: (config: z.infer<Schema>) => readonly PlatformExtension[];
   readonly configureApp?: (app: INestApplication, config: z.infer<Schema>) => void | Promise<void>;
 }): ServiceDefinition<z.infer<Schema> & ServiceBaseConfig & PlatformConfig> {
   type Config = z.infer<Schema> & ServiceBaseConfig & PlatformConfig;
@@ -34,6 +36,7 @@ export function defineService<Schema extends z.ZodObject>(options: {
         service: options.service,
         feature: options.feature(config, logger),
         config,
+        extensions: options.platform?.(config) ?? [],
         logger,
       }),
     ...(options.configureApp ? { configureApp: options.configureApp as (app: INestApplication, config: Config) => void | Promise<void> } : {}),

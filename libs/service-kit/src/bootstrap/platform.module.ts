@@ -1,23 +1,35 @@
-import { Module, type DynamicModule, type Type } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import { Module, type DynamicModule, type InjectionToken, type Type } from '@nestjs/common';
 import { catalogStreamDefinitions, checkNatsReady, MESSAGING_CONNECTION, MessagingModule, type MessagingConnection } from '@switchyard/messaging';
-import { checkDatabaseReady, DATA_SOURCE, PersistenceModule } from '@switchyard/persistence';
 import { HealthModule } from '../health/health.module';
 import type { ReadinessCheck } from '../health/readiness-check';
 import type { JsonLogger } from '../logging/json-logger';
+
+/**
+ * Something a process stands on besides NATS (the database): its module, and the readiness check
+ * `/readyz` runs against what the module provides. Built by the lib that owns it, so this kit
+ * (and every process, the daemon on a laptop first) never loads a database driver it does not use.
+ */
+export interface PlatformExtension {
+  readonly module: DynamicModule;
+  readonly readiness: {
+    readonly name: string;
+    readonly inject: InjectionToken;
+    readonly check: (provided: never) => Promise<void>;
+  };
+}
 
 export interface PlatformModuleOptions {
   readonly service: string;
   readonly natsUrl: string;
   readonly namespace?: string | undefined;
-  /** Absent for processes without a database (the daemon). */
-  readonly databaseUrl?: string | undefined;
+  readonly extensions: readonly PlatformExtension[];
   readonly logger: JsonLogger;
 }
 
 /**
  * What every Switchyard process stands on: one NATS connection with the catalog's streams
- * provisioned, the database when it has one, and health endpoints that check both.
+ * provisioned, its extensions (the database, for services that keep state), and health endpoints
+ * that check them all.
  */
 @Module({})
 export class PlatformModule {
@@ -29,17 +41,14 @@ export class PlatformModule {
       logger: options.logger.child({ component: 'messaging' }),
       streams: catalogStreamDefinitions(),
     });
-    const persistence = options.databaseUrl
-      ? [PersistenceModule.forRoot({ url: options.databaseUrl, applicationName: options.service })]
-      : [];
     const health = HealthModule.forRoot({
-      inject: options.databaseUrl ? [MESSAGING_CONNECTION, DATA_SOURCE] : [MESSAGING_CONNECTION],
-      useFactory: (connection: MessagingConnection, dataSource?: DataSource): ReadinessCheck[] => [
+      inject: [MESSAGING_CONNECTION, ...options.extensions.map((extension) => extension.readiness.inject)],
+      useFactory: (connection: MessagingConnection, ...provided: unknown[]): ReadinessCheck[] => [
         { name: 'nats', check: () => checkNatsReady(connection) },
-        ...(dataSource ? [{ name: 'database', check: () => checkDatabaseReady(dataSource) }] : []),
+        ...options.extensions.map((extension, index) => ({ name: extension.readiness.name, check: () => extension.readiness.check(provided[index] as never) })),
       ],
     });
-    return { module: PlatformModule, imports: [messaging, ...persistence, health] };
+    return { module: PlatformModule, imports: [messaging, ...options.extensions.map((extension) => extension.module), health] };
   }
 }
 
@@ -47,7 +56,6 @@ export class PlatformModule {
 export interface PlatformConfig {
   readonly NATS_URL: string;
   readonly SWITCHYARD_NAMESPACE?: string | undefined;
-  readonly DATABASE_URL?: string | undefined;
 }
 
 /** The root of every service process: the platform, then the service's own feature module. */
@@ -59,6 +67,7 @@ export function serviceRootModule(options: {
   readonly service: string;
   readonly feature: Type | DynamicModule;
   readonly config: PlatformConfig;
+  readonly extensions: readonly PlatformExtension[];
   readonly logger: JsonLogger;
 }): DynamicModule {
   return {
@@ -68,7 +77,7 @@ export function serviceRootModule(options: {
         service: options.service,
         natsUrl: options.config.NATS_URL,
         namespace: options.config.SWITCHYARD_NAMESPACE,
-        databaseUrl: options.config.DATABASE_URL,
+        extensions: options.extensions,
         logger: options.logger,
       }),
       options.feature,
