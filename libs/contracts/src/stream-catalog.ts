@@ -1,4 +1,4 @@
-import { COMMAND_SUBJECT_PREFIX, DEAD_LETTER_SUBJECT_PREFIX, NOTIFY_SUBJECT_PREFIX } from './subjects';
+import { DEAD_LETTER_SUBJECT_PREFIX } from './subjects';
 
 // Plain data: libs/messaging turns these into JetStream configs. Postgres is the system of record,
 // so streams are a bounded replay log, not an archive.
@@ -83,9 +83,6 @@ export const STREAM_CATALOG = {
 } as const satisfies Record<string, StreamDefinition>;
 
 export type StreamName = keyof typeof STREAM_CATALOG;
-
-/** Commands and notifications live on core NATS, never stored: a stream must not capture them. */
-export const UNSTREAMED_SUBJECT_PREFIXES = [COMMAND_SUBJECT_PREFIX, NOTIFY_SUBJECT_PREFIX] as const;
 
 /** Recommended durable consumer settings: finite redelivery with backoff, then dead-letter. */
 export const CONSUMER_DEFAULTS = {

@@ -6,8 +6,6 @@ import { adapterMetadataSchema, tokenUsageSchema, type AdapterMetadata, type Tok
  * translates into. Variants are strict objects: vendor extras belong in `metadata`, keyed by
  * adapter id, so a new top-level field is a contract violation rather than silent drift.
  */
-export const UNIFIED_MESSAGE_SCHEMA_VERSION = 1;
-
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 export const AGENT_MESSAGE_TYPES = ['text', 'thinking', 'tool-use', 'tool-result', 'status', 'error', 'log', 'usage'] as const;

@@ -3,8 +3,6 @@ import type { JsonValue } from '@switchyard/contracts';
 import type { Translator, TranslatorContext } from '../backend/translator.types';
 import type { AcpPromptResponse, AcpTrafficEvent } from './acp-wire.types';
 
-export const ACP_ADAPTER_ID = 'acp';
-
 const PREVIEW_CHARACTERS = 200;
 const RESUME_METHODS = new Set(['session/load', 'session/resume']);
 /** Updates that carry nothing for the timeline; they still count as activity for the watchdogs. */

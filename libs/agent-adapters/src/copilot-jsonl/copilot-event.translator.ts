@@ -13,8 +13,6 @@ import type {
 } from './copilot-wire.types';
 import { COPILOT_DEFAULT_PROVIDER, copilotUsageProvider } from './copilot-usage.provider';
 
-export const COPILOT_ADAPTER_ID = 'copilot-jsonl';
-
 /**
  * How Copilot refuses `--resume <id>`: exit 1, nothing on stdout, and on stderr
  * `Error: No session, task, or name matched '<id>'.` (CLI 1.0.102).

@@ -3,8 +3,6 @@ import type { Translator, TranslatorContext } from '../backend/translator.types'
 import { createOpenClawDocumentAssembler } from './openclaw-document.assembler';
 import type { OpenClawAgentEnvelope, OpenClawCliFailure, OpenClawGatewayResponse, OpenClawPayload, OpenClawRunMeta } from './openclaw-wire.types';
 
-export const OPENCLAW_ADAPTER_ID = 'openclaw-jsonl';
-
 /** Stands for the whole run's tool calls: OpenClaw's reply only counts them (`meta.toolSummary`). */
 const TOOL_SUMMARY_CALL_ID = 'openclaw-tool-summary';
 

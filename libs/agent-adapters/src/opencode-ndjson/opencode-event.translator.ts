@@ -2,8 +2,6 @@ import type { JsonValue, TokenUsage } from '@switchyard/contracts';
 import type { Translator, TranslatorContext } from '../backend/translator.types';
 import type { OpenCodeError, OpenCodeEvent, OpenCodePart, OpenCodeTokens } from './opencode-wire.types';
 
-export const OPENCODE_ADAPTER_ID = 'opencode-ndjson';
-
 /** How `run --session <id>` refuses an unknown id: stderr `Error: Session not found`, exit 1, no event. */
 export const OPENCODE_RESUME_REJECTED = /Session not found/i;
 

@@ -33,13 +33,3 @@ export async function markPublished(manager: EntityManager, eventIds: readonly s
     throw new EventStorageError(`marking ${eventIds.length} relayed event(s) as published failed`, error);
   }
 }
-
-/** Events not yet acknowledged by JetStream, e.g. for a readiness or lag metric. */
-export async function countUnpublished(manager: EntityManager): Promise<number> {
-  try {
-    const rows = await manager.query<Array<{ count: number }>>('select count(*)::int as count from outbox_event where published_at is null');
-    return rows[0]?.count ?? 0;
-  } catch (error) {
-    throw new EventStorageError('counting unpublished events failed', error);
-  }
-}

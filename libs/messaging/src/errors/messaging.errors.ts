@@ -11,7 +11,6 @@ export const MESSAGING_ERROR_CODES = {
   requestFailed: 'request_failed',
   remoteError: 'remote_error',
   permanent: 'permanent',
-  retryable: 'retryable',
 } as const;
 
 export type MessagingErrorCode = (typeof MESSAGING_ERROR_CODES)[keyof typeof MESSAGING_ERROR_CODES];
@@ -77,13 +76,6 @@ export class DecodeError extends MessagingError {
 export class PermanentError extends MessagingError {
   constructor(message: string, cause?: unknown) {
     super(MESSAGING_ERROR_CODES.permanent, message, { isRetryable: false, cause });
-  }
-}
-
-/** Thrown by a handler to ask for a redelivery with backoff (any untyped error does the same). */
-export class RetryableError extends MessagingError {
-  constructor(message: string, cause?: unknown) {
-    super(MESSAGING_ERROR_CODES.retryable, message, { isRetryable: true, cause });
   }
 }
 

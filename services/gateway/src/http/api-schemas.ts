@@ -4,7 +4,6 @@ import { z } from 'zod';
 export const timestampSchema = z.string().meta({ format: 'date-time' });
 
 /** Path ids are opaque; anything that is not an id of the caller's workspace is a 404. */
-export const pathIdSchema = z.string().min(1).max(256);
 
 export function isoOf(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
