@@ -1,47 +1,51 @@
 import { cronMatches, cronProblem, dueMinutes, floorToMinute, parseCronExpression } from './cron-expression';
 
 const utc = (text: string): Date => new Date(`${text}Z`);
-const sorted = (values: ReadonlySet<number>): number[] => [...values].sort((left, right) => left - right);
 const isoList = (dates: readonly Date[]): string[] => dates.map((date) => date.toISOString().slice(0, 16));
 
 describe('parseCronExpression', () => {
+  const firesIn = (expression: string, from: string, to: string): string[] => isoList(dueMinutes(parseCronExpression(expression), utc(from), utc(to)));
+
   it('reads *, values, lists, ranges and steps in every field', () => {
+    // Minutes 0/15/30/45 of hours 9, 13, 17 on the 1st and 15th of Jan-Mar, or on weekdays.
     const schedule = parseCronExpression('*/15 9-17/4 1,15 1-3 1-5');
-    expect(sorted(schedule.minutes)).toEqual([0, 15, 30, 45]);
-    expect(sorted(schedule.hours)).toEqual([9, 13, 17]);
-    expect(sorted(schedule.daysOfMonth)).toEqual([1, 15]);
-    expect(sorted(schedule.months)).toEqual([1, 2, 3]);
-    expect(sorted(schedule.daysOfWeek)).toEqual([1, 2, 3, 4, 5]);
-    expect(schedule).toMatchObject({ daysOfMonthRestricted: true, daysOfWeekRestricted: true });
+    expect(firesIn('*/15 9-17/4 1,15 1-3 1-5', '2030-01-01T08:59:00', '2030-01-01T13:15:00')).toEqual([
+      '2030-01-01T09:00', '2030-01-01T09:15', '2030-01-01T09:30', '2030-01-01T09:45', '2030-01-01T13:00', '2030-01-01T13:15',
+    ]);
+    expect(cronMatches(schedule, utc('2030-04-01T09:00:00'))).toBe(false); // April
+    expect(cronMatches(schedule, utc('2030-01-05T09:00:00'))).toBe(false); // a Saturday the 5th
   });
 
   it('reads `a/n` as a to the end of the field, mixes lists of ranges, and maps day-of-week 7 to Sunday', () => {
-    const schedule = parseCronExpression('  5/20 0,12-13 * */6 5-7 ');
-    expect(sorted(schedule.minutes)).toEqual([5, 25, 45]);
-    expect(sorted(schedule.hours)).toEqual([0, 12, 13]);
-    expect(schedule.daysOfMonth.size).toBe(31);
-    expect(sorted(schedule.months)).toEqual([1, 7]);
-    expect(sorted(schedule.daysOfWeek)).toEqual([0, 5, 6]);
-    expect(schedule).toMatchObject({ daysOfMonthRestricted: false, daysOfWeekRestricted: true });
+    expect(firesIn('  5/20 0,12-13 * */6 5-7 ', '2030-01-04T11:59:00', '2030-01-04T13:59:00')).toEqual([
+      '2030-01-04T12:05', '2030-01-04T12:25', '2030-01-04T12:45', '2030-01-04T13:05', '2030-01-04T13:25', '2030-01-04T13:45',
+    ]); // a Friday in January
+    expect(cronMatches(parseCronExpression('0 0 * * 7'), utc('2030-01-06T00:00:00'))).toBe(true); // a Sunday
+    expect(cronMatches(parseCronExpression('0 0 * */6 *'), utc('2030-07-01T00:00:00'))).toBe(true);
+    expect(cronMatches(parseCronExpression('0 0 * */6 *'), utc('2030-06-01T00:00:00'))).toBe(false);
+  });
+
+  it('reads month and weekday names', () => {
+    expect(cronMatches(parseCronExpression('0 9 * JAN MON'), utc('2030-01-07T09:00:00'))).toBe(true);
+    expect(cronMatches(parseCronExpression('0 9 * JAN MON'), utc('2030-01-08T09:00:00'))).toBe(false);
   });
 
   it.each([
     ['* * * *', 'expected 5 fields'],
     ['* * * * * *', 'expected 5 fields'],
-    ['60 * * * *', 'minute: 60 is outside 0-59'],
-    ['* 24 * * *', 'hour: 24 is outside 0-23'],
-    ['* * 0 * *', 'day of month: 0 is outside 1-31'],
-    ['* * * 13 *', 'month: 13 is outside 1-12'],
-    ['* * * * 8', 'day of week: 8 is outside 0-7'],
-    ['5-1 * * * *', 'runs backwards'],
-    ['*/0 * * * *', 'minute: 0 is outside 1-60'],
-    ['1-2-3 * * * *', 'is not a range'],
-    ['*/2/3 * * * *', 'more than one /'],
-    ['MON * * * *', 'is not a number'],
-    ['1,,2 * * * *', '"" is not a number'],
-    ['* * * * MON', 'is not a number'],
-    ['-1 * * * *', 'is not a number'],
-    ['L * * * *', 'is not a number'],
+    ['60 * * * *', 'minute: 60'],
+    ['* 24 * * *', 'hour: 24'],
+    ['* * 0 * *', 'day of month: 0'],
+    ['* * * 13 *', 'month: 13'],
+    ['* * * * 8', 'dayOfWeek: 8'],
+    ['5-1 * * * *', 'larger than to value'],
+    ['*/0 * * * *', 'illegal stepping'],
+    ['1-2-3 * * * *', 'illegal range'],
+    ['*/2/3 * * * *', 'illegal stepping'],
+    ['MON * * * *', 'illegal characters'],
+    ['1,,2 * * * *', 'is empty'],
+    ['-1 * * * *', 'illegal lower range'],
+    ['L * * * *', 'illegal characters'],
   ])('refuses %p (%s)', (expression, problem) => {
     expect(cronProblem(expression)).toContain(problem);
   });
