@@ -35,6 +35,23 @@ export default tseslint.config(
     },
   },
   {
+    // One door to NATS: only libs/messaging speaks nats.js, and only tests, the test kit and the
+    // bench read streams back; services and the other libs use the typed API.
+    files: ['**/*.ts'],
+    ignores: ['libs/messaging/**', '**/*.spec.ts', '**/*.spec-helper.ts', 'libs/testing/**', 'tools/bench/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@nats-io/*'], message: 'Only libs/messaging talks to NATS: use its typed API (publish, startConsumer, subscribeNotices, openOrderedReplay, ...).' },
+            { group: ['@switchyard/messaging/testing'], message: 'Test support is for tests, the test kit and the bench.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts', 'libs/testing/**/*.ts'],
     rules: { '@typescript-eslint/no-unsafe-assignment': 'off', '@typescript-eslint/no-unsafe-member-access': 'off' },
   },

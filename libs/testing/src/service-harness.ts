@@ -1,4 +1,5 @@
-import { connectMessaging, deleteNamespaceStreams } from '@switchyard/messaging';
+import { connectMessaging } from '@switchyard/messaging';
+import { deleteNamespaceStreams } from '@switchyard/messaging/testing';
 import { runMigrations } from '@switchyard/persistence';
 import { ConfigValidationError, createJsonLogger, startService, type PlatformConfig, type ServiceBaseConfig, type ServiceDefinition } from '@switchyard/service-kit';
 import { createTestDatabase } from './test-database';

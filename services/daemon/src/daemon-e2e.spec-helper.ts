@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { STREAM_CATALOG, createCommand, subjects, type AgentMessage, type CommandPayloadOf, type TaskSource } from '@switchyard/contracts';
-import { readStream, requestReply, type MessagingConnection } from '@switchyard/messaging';
+import { requestReply, type MessagingConnection } from '@switchyard/messaging';
+import { readStream } from '@switchyard/messaging/testing';
 import { askSessionResolve, sampleAgentSnapshot, startSystemProcesses, type MockModelServer, type ServiceChild } from '@switchyard/testing';
 
 export interface TaskRow {

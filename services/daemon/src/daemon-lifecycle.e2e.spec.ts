@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { STREAM_CATALOG, type RuntimeProfile } from '@switchyard/contracts';
-import { readStream } from '@switchyard/messaging';
+import { readStream } from '@switchyard/messaging/testing';
 import { processesWithEnvironment, sampleAgentSnapshot, type ServiceChild } from '@switchyard/testing';
 import { startDaemonE2eStack, type DaemonE2eStack } from './daemon-e2e.spec-helper';
 

@@ -2,7 +2,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from 'pg';
 import { STREAM_CATALOG, subjects } from '@switchyard/contracts';
-import { readStream } from '@switchyard/messaging';
+import { readStream } from '@switchyard/messaging/testing';
 import { processesWithEnvironment, type ServiceChild } from '@switchyard/testing';
 import { startDaemonE2eStack, type DaemonE2eStack } from './daemon-e2e.spec-helper';
 

@@ -1,5 +1,6 @@
 import { STREAM_CATALOG, subjects, type TaskSource } from '@switchyard/contracts';
-import { readStream, type MessagingConnection } from '@switchyard/messaging';
+import { type MessagingConnection } from '@switchyard/messaging';
+import { readStream } from '@switchyard/messaging/testing';
 import { askSessionResolve, startSystemProcesses, type SystemProcesses } from '@switchyard/testing';
 
 const DAEMON_ID = 'daemon-conversation-e2e';

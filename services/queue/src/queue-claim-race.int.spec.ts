@@ -1,5 +1,5 @@
 import { STREAM_CATALOG, type CommandPayloadOf } from '@switchyard/contracts';
-import { readStream } from '@switchyard/messaging';
+import { readStream } from '@switchyard/messaging/testing';
 import { startServiceForTest, type ServiceUnderTest } from '@switchyard/testing';
 import { queueService } from './queue.service';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';

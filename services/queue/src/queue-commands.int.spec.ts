@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { STREAM_CATALOG } from '@switchyard/contracts';
-import { readStream } from '@switchyard/messaging';
+import { readStream } from '@switchyard/messaging/testing';
 import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
 import { queueService } from './queue.service';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';

@@ -11,7 +11,8 @@ import {
   type SwitchyardEvent,
   uuidv7,
 } from '@switchyard/contracts';
-import { connectMessaging, publish, readStream, requestReply, type MessagingConnection } from '@switchyard/messaging';
+import { connectMessaging, publish, requestReply, type MessagingConnection } from '@switchyard/messaging';
+import { readStream } from '@switchyard/messaging/testing';
 import { testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
 
 /** Talks to a session-resume service under test the way the queue will: events in, `session.resolve` out. */

@@ -34,6 +34,15 @@ describe('module boundaries (lint)', () => {
     expect(boundaryErrors(result)).toEqual([]);
   });
 
+  it('rejects nats.js outside libs/messaging, and test support in a service', async () => {
+    const natsProbe = await lintProbe('services/gateway/src', "import { connect } from '@nats-io/transport-node';\nexport const probe = connect;\n");
+    expect(natsProbe.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message)).toEqual([expect.stringContaining('Only libs/messaging talks to NATS')]);
+    const testingProbe = await lintProbe('services/daemon/src', "import { readStream } from '@switchyard/messaging/testing';\nexport const probe = readStream;\n");
+    expect(testingProbe.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message)).toEqual([expect.stringContaining('Test support is for tests')]);
+    const insideMessaging = await lintProbe('libs/messaging/src', "import { connect } from '@nats-io/transport-node';\nexport const probe = connect;\n");
+    expect(insideMessaging.messages.filter((message) => message.ruleId === 'no-restricted-imports')).toEqual([]);
+  });
+
   it('flags a floating promise', async () => {
     const result = await lintProbe('libs/contracts/src', 'async function work(): Promise<void> {}\nwork();\nexport {};\n');
     expect(result.messages.map((message) => message.ruleId)).toContain('@typescript-eslint/no-floating-promises');

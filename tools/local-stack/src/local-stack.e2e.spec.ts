@@ -2,7 +2,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { connectMessaging, deleteNamespaceStreams } from '@switchyard/messaging';
+import { connectMessaging } from '@switchyard/messaging';
+import { deleteNamespaceStreams } from '@switchyard/messaging/testing';
 import { createTestDatabase, testNatsUrl, uniqueNamespace } from '@switchyard/testing';
 
 const workspaceRoot = path.resolve(__dirname, '../../..');

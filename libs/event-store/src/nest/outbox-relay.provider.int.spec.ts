@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { HEADERS } from '@switchyard/contracts';
-import { MessagingModule, catalogStreamDefinitions, connectMessaging, deleteNamespaceStreams, readStream } from '@switchyard/messaging';
+import { MessagingModule, catalogStreamDefinitions, connectMessaging } from '@switchyard/messaging';
+import { deleteNamespaceStreams, readStream } from '@switchyard/messaging/testing';
 import { DATA_SOURCE, PersistenceModule, runMigrations } from '@switchyard/persistence';
 import { createTestDatabase, testNatsUrl, uniqueNamespace } from '@switchyard/testing';
 import type { DataSource } from 'typeorm';

@@ -1,12 +1,6 @@
 import { HEADERS } from '@switchyard/contracts';
-import {
-  catalogStreamDefinitions,
-  connectMessaging,
-  deleteNamespaceStreams,
-  provisionStreams,
-  readStream,
-  type MessagingConnection,
-} from '@switchyard/messaging';
+import { catalogStreamDefinitions, connectMessaging, provisionStreams, type MessagingConnection } from '@switchyard/messaging';
+import { deleteNamespaceStreams, readStream } from '@switchyard/messaging/testing';
 import { createDataSource, runMigrations } from '@switchyard/persistence';
 import { createTestDatabase, itOnPostgresServer, testNatsUrl, uniqueNamespace, type TestDatabase } from '@switchyard/testing';
 import type { DataSource } from 'typeorm';

@@ -3,16 +3,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { STREAM_CATALOG, messageIds, subjects } from '@switchyard/contracts';
-import {
-  catalogStreamDefinitions,
-  connectMessaging,
-  deleteNamespaceStreams,
-  provisionStreams,
-  publish,
-  readStream,
-  startNatsServer,
-  type MessagingConnection,
-} from '@switchyard/messaging';
+import { catalogStreamDefinitions, connectMessaging, provisionStreams, publish, startNatsServer, type MessagingConnection } from '@switchyard/messaging';
+import { deleteNamespaceStreams, readStream } from '@switchyard/messaging/testing';
 import { createJsonLogger } from '@switchyard/service-kit';
 import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
 import { OutboxFileStore, type OutboxEntry } from './outbox-file.store';

@@ -5,7 +5,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import { subjects, type ClaimedTask } from '@switchyard/contracts';
 import { BackendCatalog } from './backend.catalog';
 import { prepareRuntimeLaunch } from './runtime-launch.preparer';
-import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
+import { MESSAGING_CONNECTION, subscribeNotices, type MessagingConnection, type NoticeSubscription } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from '../daemon.config';
 import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.tokens';
@@ -41,7 +41,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   private poll: NodeJS.Timeout | undefined;
   private claiming: Promise<void> = Promise.resolve();
   private claimAgain = false;
-  private readonly subscriptions: Array<{ unsubscribe(): void }> = [];
+  private readonly subscriptions: NoticeSubscription[] = [];
 
   constructor(
     @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
@@ -57,14 +57,15 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     this.outbox = await TaskMessageOutbox.open({ directory: path.resolve(this.config.SWITCHYARD_HOME, 'outbox'), connection: this.connection, logger: this.logger });
     await this.registry.whenDetected();
     // One subscription for every runtime, also those detected later; others' nudges are ignored.
-    const nudges = this.connection.nats.subscribe(this.connection.namespace.subject(subjects.workAvailableFilter()));
-    this.subscriptions.push(nudges);
-    void (async () => {
-      for await (const nudge of nudges) {
-        const runtimeId = this.connection.namespace.logicalSubject(nudge.subject).split('.').pop();
-        if (this.registry.current().some((runtime) => runtime.runtimeId === runtimeId)) this.requestClaim();
-      }
-    })();
+    this.subscriptions.push(
+      subscribeNotices(this.connection, {
+        subject: subjects.workAvailableFilter(),
+        onNotice: (nudge) => {
+          const runtimeId = nudge.subject.split('.').pop();
+          if (this.registry.current().some((runtime) => runtime.runtimeId === runtimeId)) this.requestClaim();
+        },
+      }),
+    );
     this.poll = setInterval(() => this.requestClaim(), SAFETY_POLL_MS);
     this.requestClaim();
   }

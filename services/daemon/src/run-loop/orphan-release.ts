@@ -1,6 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { subjects } from '@switchyard/contracts';
-import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
+import { MESSAGING_CONNECTION, publishNotice, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from '../daemon.config';
 import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.tokens';
@@ -71,7 +71,7 @@ export class OrphanRelease implements OnModuleInit, BeforeApplicationShutdown {
   private nudgeOwnRuntimes(): void {
     try {
       for (const runtime of this.registry.current()) {
-        this.connection.nats.publish(this.connection.namespace.subject(subjects.workAvailable(runtime.runtimeId)));
+        publishNotice(this.connection, subjects.workAvailable(runtime.runtimeId));
       }
     } catch (error) {
       this.logger.warn({ err: error }, 'claim nudge after the orphan release not published; the safety poll will claim');

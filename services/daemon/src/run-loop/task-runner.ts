@@ -1,6 +1,6 @@
 import { createEvent, subjects, type AgentMessage, type ClaimedTask, type SessionRetireReason, type TaskFailureReason } from '@switchyard/contracts';
 import type { AgentRunResult, AgentRunTimeouts, AgentSession, Backend } from '@switchyard/agent-adapters';
-import { publish, type MessagingConnection } from '@switchyard/messaging';
+import { publish, subscribeNotices, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { prepareExecEnv } from '../exec-env';
 import type { TaskMessageOutbox } from '../outbox/task-message.outbox';
@@ -278,11 +278,7 @@ async function followSession(
   let cancelPush: { unsubscribe(): void } | undefined;
   let renewal: NodeJS.Timeout | undefined;
   try {
-    const pushed = connection.nats.subscribe(connection.namespace.subject(subjects.taskEvent('task.cancel_requested', task.taskId)), { max: 1 });
-    cancelPush = pushed;
-    void (async () => {
-      for await (const _ of pushed) await session.cancel();
-    })();
+    cancelPush = subscribeNotices(connection, { subject: subjects.taskEvent('task.cancel_requested', task.taskId), max: 1, onNotice: () => session.cancel() });
     if (cancelAlreadyRequested) await session.cancel();
     renewal = setInterval(() => {
       void queue

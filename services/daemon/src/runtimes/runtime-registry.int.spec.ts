@@ -2,7 +2,8 @@ import { access, chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { STREAM_CATALOG } from '@switchyard/contracts';
-import { connectMessaging, readStream, type MessagingConnection } from '@switchyard/messaging';
+import { connectMessaging, type MessagingConnection } from '@switchyard/messaging';
+import { readStream } from '@switchyard/messaging/testing';
 import { startServiceForTest, testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
 import { daemonService } from '../daemon.service';
 

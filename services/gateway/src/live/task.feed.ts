@@ -1,7 +1,6 @@
-import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
 import type { DataSource } from 'typeorm';
 import { STREAM_CATALOG, subjects, type AgentMessage } from '@switchyard/contracts';
-import type { MessagingConnection } from '@switchyard/messaging';
+import { openOrderedReplay, type MessagingConnection, type OrderedReplay } from '@switchyard/messaging';
 import type { ServerFrame } from './live.frames';
 import { TaskFeedSequencer } from './task-feed.sequencer';
 import { eventOf, firstStreamedMessageSeq } from './task-stream.reader';
@@ -30,7 +29,7 @@ export interface TaskFeedOptions {
  * dies.
  */
 export class TaskFeed {
-  private messages: ConsumerMessages | undefined;
+  private replay: OrderedReplay | undefined;
   private stopped = false;
   private gapTimer: NodeJS.Timeout | undefined;
 
@@ -48,25 +47,24 @@ export class TaskFeed {
       }
     }
     sequencer.handOver();
-    const consumer = await connection.jetstream.consumers.get(connection.namespace.stream(STREAM_CATALOG.TASK_EVENTS.name), {
-      // One subject as a string: a list needs nats-server 2.10.
-      filter_subjects: connection.namespace.subject(subjects.aggregateFilter('task', taskId)),
-      deliver_policy: DeliverPolicy.All,
-    });
-    if (this.stopped) return;
-    this.messages = await consumer.consume();
-    void this.follow(this.messages, sequencer);
+    const replay = await openOrderedReplay(connection, { stream: STREAM_CATALOG.TASK_EVENTS.name, subject: subjects.aggregateFilter('task', taskId) });
+    this.replay = replay;
+    if (this.stopped) {
+      await replay.close().catch(() => undefined);
+      return;
+    }
+    void this.follow(replay, sequencer);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.gapTimer);
-    await this.messages?.close().catch(() => undefined);
+    await this.replay?.close().catch(() => undefined);
   }
 
-  private async follow(messages: ConsumerMessages, sequencer: TaskFeedSequencer): Promise<void> {
+  private async follow(replay: OrderedReplay, sequencer: TaskFeedSequencer): Promise<void> {
     try {
-      for await (const message of messages) {
+      for await (const message of replay.messages) {
         const event = eventOf(() => message.json());
         // A malformed event is the projector's to dead-letter; the feed skips it.
         if (!event) continue;

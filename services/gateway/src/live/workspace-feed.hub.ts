@@ -1,7 +1,6 @@
-import type { Subscription } from '@nats-io/nats-core';
 import type { DataSource } from 'typeorm';
 import { parseEvent, subjects, type TaskEventType } from '@switchyard/contracts';
-import type { MessagingConnection } from '@switchyard/messaging';
+import { subscribeNotices, type MessagingConnection, type NoticeSubscription } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { WORKSPACE_NOTICE_FILTER, workspaceNoticeSchema, type WorkspaceFeedFrame } from './live.frames';
 import { taskStatusChangeOf } from './task-status.mapper';
@@ -33,7 +32,7 @@ const NOTICE_SUBJECT_PREFIX = WORKSPACE_NOTICE_FILTER.slice(0, -1);
 export class WorkspaceFeedHub {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly workspaceByTask = new Map<string, string>();
-  private readonly subscriptions: Subscription[] = [];
+  private readonly subscriptions: NoticeSubscription[] = [];
 
   constructor(
     private readonly connection: MessagingConnection,
@@ -42,26 +41,12 @@ export class WorkspaceFeedHub {
   ) {}
 
   start(): void {
+    // A message that is not JSON, or not what its subject promises, is logged by the messaging
+    // layer and skipped: one poison message must not end the feed (or the gateway).
     for (const type of LIFECYCLE_EVENTS) {
-      const subscription = this.connection.nats.subscribe(this.connection.namespace.subject(subjects.eventTypeFilter(type)));
-      this.subscriptions.push(subscription);
-      void (async () => {
-        for await (const message of subscription) {
-          await this.dispatch(message.json()).catch((error: unknown) => this.logger.warn({ err: error }, 'workspace feed event dropped'));
-        }
-      })();
+      this.subscriptions.push(subscribeNotices(this.connection, { subject: subjects.eventTypeFilter(type), onNotice: (message) => this.dispatch(JSON.parse(message.text)) }));
     }
-    const notices = this.connection.nats.subscribe(this.connection.namespace.subject(WORKSPACE_NOTICE_FILTER));
-    this.subscriptions.push(notices);
-    void (async () => {
-      for await (const message of notices) {
-        try {
-          this.forwardNotice(this.connection.namespace.logicalSubject(message.subject), message.json());
-        } catch (error) {
-          this.logger.warn({ err: error, subject: message.subject }, 'workspace notice dropped');
-        }
-      }
-    })();
+    this.subscriptions.push(subscribeNotices(this.connection, { subject: WORKSPACE_NOTICE_FILTER, onNotice: (message) => this.forwardNotice(message.subject, JSON.parse(message.text)) }));
   }
 
   stop(): void {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Module } from '@nestjs/common';
-import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
+import { MESSAGING_CONNECTION, publishNotice, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { GATEWAY_LOGGER } from '../gateway.tokens';
 import { workspaceNoticeSubject, type WorkspaceNotice } from './live.frames';
@@ -18,7 +18,7 @@ export class WorkspaceNoticesPublisher {
   publish(workspaceId: string, notice: Omit<WorkspaceNotice, 'at'>): void {
     const data: WorkspaceNotice = { ...notice, at: new Date().toISOString() };
     try {
-      this.connection.nats.publish(this.connection.namespace.subject(workspaceNoticeSubject(workspaceId)), JSON.stringify(data));
+      publishNotice(this.connection, workspaceNoticeSubject(workspaceId), data);
     } catch (error) {
       this.logger.warn({ err: error, workspaceId, kind: notice.kind, id: notice.id }, 'workspace notice not published');
     }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { subjects } from '@switchyard/contracts';
-import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
+import { MESSAGING_CONNECTION, publishNotice, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { QUEUE_LOGGER } from '../queue.tokens';
 
@@ -22,7 +22,7 @@ export class WorkAvailableNudger {
   nudge(runtimeIds: Iterable<string>): void {
     for (const runtimeId of new Set(runtimeIds)) {
       try {
-        this.connection.nats.publish(this.connection.namespace.subject(subjects.workAvailable(runtimeId)));
+        publishNotice(this.connection, subjects.workAvailable(runtimeId));
       } catch (error) {
         this.logger.warn({ err: error, runtimeId }, 'work-available nudge not published');
       }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from '@switchyard/event-store';
-import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
+import { MESSAGING_CONNECTION, connectionStatus, type MessagingConnection } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { WorkAvailableNudger } from '../claim/work-available.nudger';
@@ -63,7 +63,7 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** While NATS is away no silence is judged; once it is back, not for one more window. */
   private async watchNatsConnection(): Promise<void> {
-    for await (const status of this.connection.nats.status()) {
+    for await (const status of connectionStatus(this.connection)) {
       if (status.type === 'disconnect') {
         this.natsDown = true;
         this.logger.warn({ event: 'sweeper_deaf' }, 'NATS connection lost; silence is not judged until it is back');

@@ -1,6 +1,5 @@
-import { DeliverPolicy, JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
 import { STREAM_CATALOG, subjects } from '@switchyard/contracts';
-import { differingFields, toConsumerConfig, type ConsumerDefinition, type MessagingConnection } from '@switchyard/messaging';
+import { deleteDurableConsumer, ensureDurableConsumer, type ConsumerDefinition, type MessagingConnection } from '@switchyard/messaging';
 
 /** Logical durable name; with the namespace applied it also names the checkpoint row. */
 export const TIMELINE_CONSUMER_NAME = 'transcript-timeline';
@@ -37,36 +36,12 @@ export async function ensureTimelineConsumer(options: {
   readonly definition: ConsumerDefinition;
   readonly checkpoint: () => Promise<number | undefined>;
 }): Promise<'created' | 'updated' | 'unchanged'> {
-  const { connection, definition } = options;
-  const stream = connection.namespace.stream(definition.stream);
-  const desired = toConsumerConfig(definition, connection.namespace);
-  const existing = await connection.manager.consumers.info(stream, desired.durable_name).catch((error: unknown) => {
-    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound) return undefined;
-    throw error;
-  });
-  if (!existing) {
-    const checkpoint = await options.checkpoint();
-    const start = checkpoint === undefined ? {} : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: checkpoint + 1 };
-    try {
-      await connection.manager.consumers.add(stream, { ...desired, ...start });
-    } catch (error) {
-      // Another replica created it first: fine, it is the same consumer.
-      if (!(error instanceof JetStreamApiError && /already in use|already exists/i.test(error.message))) throw error;
-    }
-    connection.logger.info({ consumer: definition.name, startAfter: checkpoint ?? null }, 'timeline consumer created');
-    return 'created';
-  }
-  const { durable_name: _durable, ack_policy: _ackPolicy, deliver_policy: _deliverPolicy, ...updatable } = desired;
-  if (differingFields(updatable, existing.config).length === 0) return 'unchanged';
-  await connection.manager.consumers.update(stream, desired.durable_name, updatable);
-  return 'updated';
+  const { outcome, startedAfter } = await ensureDurableConsumer({ connection: options.connection, definition: options.definition, startAfter: options.checkpoint });
+  if (outcome === 'created') options.connection.logger.info({ consumer: options.definition.name, startAfter: startedAfter ?? null }, 'timeline consumer created');
+  return outcome;
 }
 
 /** Removes the durable consumer (a rebuild starts over); true when there was one. */
-export async function deleteTimelineConsumer(connection: MessagingConnection): Promise<boolean> {
-  const stream = connection.namespace.stream(STREAM_CATALOG.TASK_EVENTS.name);
-  return connection.manager.consumers.delete(stream, connection.namespace.consumer(TIMELINE_CONSUMER_NAME)).catch((error: unknown) => {
-    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound) return false;
-    throw error;
-  });
+export function deleteTimelineConsumer(connection: MessagingConnection): Promise<boolean> {
+  return deleteDurableConsumer(connection, { stream: STREAM_CATALOG.TASK_EVENTS.name, name: TIMELINE_CONSUMER_NAME });
 }

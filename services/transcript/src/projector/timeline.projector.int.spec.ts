@@ -1,5 +1,6 @@
 import { createEvent, HEADERS, STREAM_CATALOG, type AgentMessage, type TaskMessageEvent } from '@switchyard/contracts';
-import { readStream, type MessagingConnection } from '@switchyard/messaging';
+import { type MessagingConnection } from '@switchyard/messaging';
+import { readStream } from '@switchyard/messaging/testing';
 import { SECRET_SAMPLES } from '@switchyard/redaction';
 import { itOnPostgresServer, uniqueNamespace } from '@switchyard/testing';
 import { RebuildRefusedError, rebuildTimeline } from '../rebuild/timeline.rebuild';

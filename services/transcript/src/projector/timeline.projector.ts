@@ -1,4 +1,3 @@
-import type { JsMsg } from '@nats-io/jetstream';
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { parseEvent, type TaskMessageEvent } from '@switchyard/contracts';
 import {
@@ -6,15 +5,19 @@ import {
   describeCause,
   exponentialBackoffDelay,
   extractTraceContext,
+  durableConsumerBacklog,
   publishDeadLetter,
+  settle,
   sleep,
+  startBatchPull,
+  type BatchLimits,
   type DeadLetterReason,
+  type JsMsg,
   type MessagingConnection,
 } from '@switchyard/messaging';
 import { createMessageSanitizer, decodeUtf8Lossy } from '@switchyard/redaction';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DataSource } from 'typeorm';
-import { settle, startBatchPull, type BatchLimits } from './batch-pull.consumer';
 import { holdProjectorLock } from './projector.lock';
 import { ProjectorStats, startStatsLog } from './projector-stats';
 import { readCheckpoint, writeTimelineBatch } from './timeline-batch.writer';
@@ -70,10 +73,7 @@ export async function startTimelineProjector(options: TimelineProjectorOptions):
       ? undefined
       : await holdProjectorLock({ dataSource, signal: lifetime.signal, onWait: () => logger.warn({ event: 'projector_waiting_for_rebuild' }, 'a timeline rebuild is running; waiting') });
 
-  const pendingMessages = async (): Promise<number> => {
-    const info = await connection.manager.consumers.info(connection.namespace.stream(definition.stream), connection.namespace.consumer(definition.name));
-    return info.num_pending + info.num_ack_pending;
-  };
+  const pendingMessages = (): Promise<number> => durableConsumerBacklog(connection, definition);
 
   const deadLetter = async (message: JsMsg, reason: DeadLetterReason, error: unknown): Promise<void> => {
     try {

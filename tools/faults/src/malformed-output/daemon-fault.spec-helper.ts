@@ -2,7 +2,8 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from 'pg';
 import { STREAM_CATALOG, createCommand, subjects, type AgentMessage, type CommandPayloadOf, type RuntimeProfile } from '@switchyard/contracts';
-import { readStream, requestReply } from '@switchyard/messaging';
+import { requestReply } from '@switchyard/messaging';
+import { readStream } from '@switchyard/messaging/testing';
 import { sampleAgentSnapshot, startSystemProcesses, type ServiceChild, type SystemProcesses } from '@switchyard/testing';
 import { FAULT_CLI_PATH, faultScriptArgument, type FaultScript } from './fault-cli.steps';
 

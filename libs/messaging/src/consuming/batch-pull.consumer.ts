@@ -1,5 +1,8 @@
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import { describeCause, sleep, type ConsumerDefinition, type MessagingConnection } from '@switchyard/messaging';
+import { sleep } from '../backoff/retry-backoff';
+import type { MessagingConnection } from '../connection/messaging.connection';
+import { describeCause } from '../errors/messaging.errors';
+import type { ConsumerDefinition } from '../provisioning/stream.definitions';
 
 /** When a batch closes: whichever limit is reached first once its first message arrived. */
 export interface BatchLimits {
@@ -35,7 +38,7 @@ const RESTART_DELAY_MS = 1_000;
 
 /**
  * A durable pull consumer read in batches, for handlers that write many messages per
- * transaction. `startConsumer` (libs/messaging) hands messages out one by one and serializes a
+ * transaction (the transcript projector). `startConsumer` hands messages out one by one and serializes a
  * subject, which would cap a batch at one message per task; this loop pulls continuously and cuts
  * batches by count, bytes and time, in delivery order, the next batch prepared while the previous
  * one is written.

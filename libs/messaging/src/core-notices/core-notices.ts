@@ -1,0 +1,52 @@
+import type { MessagingConnection } from '../connection/messaging.connection';
+import { describeCause } from '../errors/messaging.errors';
+
+/** One core NATS message, with the subject as the application names it (namespace removed). */
+export interface Notice {
+  readonly subject: string;
+  /** The payload as text (empty for a bare nudge). */
+  readonly text: string;
+}
+
+export interface NoticeSubscription {
+  unsubscribe(): void;
+  /** Resolves when the subscription ends: unsubscribed, `max` reached, or the connection closed. */
+  readonly closed: Promise<void>;
+}
+
+/**
+ * Publishes on core NATS, at most once and unstored: nudges and notices whose loss a poll or a
+ * reload repairs. `data` is sent as JSON; no data sends an empty message.
+ */
+export function publishNotice(connection: MessagingConnection, subject: string, data?: unknown): void {
+  connection.nats.publish(connection.namespace.subject(subject), data === undefined ? undefined : JSON.stringify(data));
+}
+
+/**
+ * Subscribes on core NATS to `subject` (wildcards allowed) and hands each message to `onNotice`,
+ * in arrival order, one at a time. Whatever `onNotice` throws or rejects with (a payload that is
+ * not JSON, one its schema refuses) is logged with the subject and the next message goes on: a
+ * poison message never ends the subscription or the process.
+ */
+export function subscribeNotices(
+  connection: MessagingConnection,
+  options: { readonly subject: string; readonly max?: number; readonly onNotice: (notice: Notice) => void | Promise<void> },
+): NoticeSubscription {
+  const subscription = connection.nats.subscribe(connection.namespace.subject(options.subject), options.max === undefined ? {} : { max: options.max });
+  const closed = (async () => {
+    for await (const message of subscription) {
+      const subject = connection.namespace.logicalSubject(message.subject);
+      try {
+        await options.onNotice({ subject, text: message.string() });
+      } catch (error) {
+        connection.logger.warn({ subject, error: describeCause(error) }, 'notice dropped');
+      }
+    }
+  })();
+  return { unsubscribe: () => subscription.unsubscribe(), closed };
+}
+
+/** Connection status changes (`disconnect`, `reconnect`, ...) until the connection closes. */
+export async function* connectionStatus(connection: MessagingConnection): AsyncGenerator<{ readonly type: string }> {
+  for await (const status of connection.nats.status()) yield { type: status.type };
+}

@@ -1,0 +1,49 @@
+import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
+import type { MessagingConnection } from '../connection/messaging.connection';
+
+/** A message read back from a stream: its stream sequence and payload. */
+export interface StoredMessage {
+  readonly seq: number;
+  json(): unknown;
+}
+
+export interface OrderedReplay {
+  /** Every stored message on the subject from the start of the stream, then new ones as they come. */
+  readonly messages: AsyncIterable<StoredMessage>;
+  close(): Promise<void>;
+}
+
+/**
+ * An ordered, ephemeral consumer over one subject (wildcards allowed) of a stream: nothing to
+ * clean up on the server when the reader dies. One subject as a string: a list needs nats-server 2.10.
+ */
+export async function openOrderedReplay(connection: MessagingConnection, options: { readonly stream: string; readonly subject: string }): Promise<OrderedReplay> {
+  const consumer = await connection.jetstream.consumers.get(connection.namespace.stream(options.stream), {
+    filter_subjects: connection.namespace.subject(options.subject),
+    deliver_policy: DeliverPolicy.All,
+  });
+  const consumed: ConsumerMessages = await consumer.consume();
+  return {
+    messages: (async function* () {
+      for await (const message of consumed) yield { seq: message.seq, json: () => message.json() };
+    })(),
+    close: async () => {
+      await consumed.close();
+    },
+  };
+}
+
+type StreamMessageQuery = Parameters<MessagingConnection['manager']['streams']['getMessage']>[1];
+
+/**
+ * The first message on `subject` stored at or after stream sequence `fromSequence`, or undefined
+ * when there is none. One direct read (STREAM.MSG.GET `next_by_subj`, nats-server 2.9+): nothing
+ * is consumed.
+ */
+export async function firstStoredMessage(connection: MessagingConnection, options: { readonly stream: string; readonly subject: string; readonly fromSequence: number }): Promise<StoredMessage | undefined> {
+  // nats.js types `next_by_subj` for direct gets only; the server takes it on STREAM.MSG.GET too.
+  const query = { seq: options.fromSequence, next_by_subj: connection.namespace.subject(options.subject) } as unknown as StreamMessageQuery;
+  const stored = await connection.manager.streams.getMessage(connection.namespace.stream(options.stream), query);
+  if (!stored) return undefined;
+  return { seq: stored.seq, json: () => stored.json() };
+}
