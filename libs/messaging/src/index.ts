@@ -21,3 +21,4 @@ export * from './replay/ordered-replay';
 export * from './consuming/batch-pull.consumer';
 export * from './consuming/durable-consumer';
 export type { JsMsg } from '@nats-io/jetstream';
+export * from './request-reply/command.client';

@@ -1,14 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  COMMAND_CATALOG,
-  createCommand,
-  subjects,
-  type CommandError,
-  type CommandName,
-  type CommandPayloadOf,
-  type CommandResultOf,
-} from '@switchyard/contracts';
-import { MESSAGING_CONNECTION, RequestFailedError, requestReply, sleep, type MessagingConnection } from '@switchyard/messaging';
+import { uuidv7, type CommandError, type CommandName, type CommandPayloadOf, type CommandResultOf } from '@switchyard/contracts';
+import { MESSAGING_CONNECTION, RequestFailedError, sendCommand, sleep, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from '../gateway.tokens';
@@ -62,16 +54,10 @@ export class QueueCommandsClient {
     options: { readonly requestId?: string } = {},
   ): Promise<CommandOutcome<TName>> {
     // Input was validated against stricter API schemas; a violation here is a gateway defect (500).
-    const envelope = createCommand({ command, payload, ...(options.requestId ? { requestId: options.requestId } : {}) }) as { requestId: string };
+    const requestId = options.requestId ?? uuidv7();
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const reply = await requestReply<unknown, CommandResultOf<TName>>(this.connection, {
-          subject: subjects.command(command),
-          data: envelope,
-          requestId: envelope.requestId,
-          timeoutMs: this.config.GATEWAY_QUEUE_TIMEOUT_MS,
-          responseSchema: COMMAND_CATALOG[command].result as never,
-        });
+        const reply = await sendCommand(this.connection, { command, payload, requestId, timeoutMs: this.config.GATEWAY_QUEUE_TIMEOUT_MS });
         if (!reply.ok) throw apiErrorOfCommandError(reply.error);
         return { result: reply.result, alreadyApplied: reply.alreadyApplied === true };
       } catch (error) {
@@ -80,7 +66,7 @@ export class QueueCommandsClient {
           await sleep(RETRY_DELAY_MS);
           continue;
         }
-        this.logger.warn({ event: 'queue_command_failed', command, requestId: envelope.requestId, err: error }, `${command} did not reach the queue`);
+        this.logger.warn({ event: 'queue_command_failed', command, requestId, err: error }, `${command} did not reach the queue`);
         if (error instanceof RequestFailedError) throw new ApiError('queue_unavailable', `the queue did not answer ${command}; retry later`);
         throw new ApiError('queue_error', `the queue's answer to ${command} could not be read`);
       }

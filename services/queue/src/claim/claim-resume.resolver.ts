@@ -1,15 +1,6 @@
 import type { DataSource } from 'typeorm';
-import {
-  SESSION_COMMAND_CATALOG,
-  subjects,
-  uuidv7,
-  type ClaimedTask,
-  type CommandReply,
-  type ResumeDecision,
-  type SessionResolveResult,
-  type TaskClaimResult,
-} from '@switchyard/contracts';
-import { describeCause, requestReply, type MessagingConnection } from '@switchyard/messaging';
+import type { ClaimedTask, CommandReply, ResumeDecision, TaskClaimResult } from '@switchyard/contracts';
+import { describeCause, sendSessionResolve, type MessagingConnection } from '@switchyard/messaging';
 import { ProcessedCommandEntity } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 
@@ -37,22 +28,11 @@ export async function resolveClaimResumes(reply: ClaimReply, options: ResolveCla
 }
 
 async function resolveOne(task: ClaimedTask, options: ResolveClaimResumesOptions): Promise<ResumeDecision> {
-  const definition = SESSION_COMMAND_CATALOG['session.resolve'];
-  const requestId = uuidv7();
-  const envelope = definition.request.parse({
-    requestId,
-    command: 'session.resolve',
-    schemaVersion: 1,
-    correlationId: task.taskId,
-    payload: { taskId: task.taskId, agentId: task.agentId, runtimeId: task.runtimeId, source: task.source, forceFreshSession: task.forceFreshSession },
-  });
   try {
-    const answer = await requestReply<unknown, SessionResolveResult>(options.connection, {
-      subject: subjects.command('session.resolve'),
-      data: envelope,
-      requestId,
+    const answer = await sendSessionResolve(options.connection, {
+      payload: { taskId: task.taskId, agentId: task.agentId, runtimeId: task.runtimeId, source: task.source, forceFreshSession: task.forceFreshSession },
+      correlationId: task.taskId,
       timeoutMs: options.timeoutMs,
-      responseSchema: definition.result,
     });
     if (answer.ok) return answer.result;
     options.logger.warn({ event: 'session_resolve_refused', taskId: task.taskId, error: answer.error }, 'session-resume refused; the task starts fresh');
