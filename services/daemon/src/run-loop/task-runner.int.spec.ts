@@ -64,16 +64,22 @@ describe('task runner', () => {
     directory = await mkdtemp(path.join(tmpdir(), 'switchyard-task-runner-'));
     outbox = await TaskMessageOutbox.open({ directory: path.join(directory, 'outbox'), connection, logger });
     commands = [];
-    // The queue service stands outside this test: a responder that accepts and records its commands.
-    const leaseResult = { leaseExpiresAt: new Date(Date.now() + 60_000).toISOString(), cancelRequested: false };
-    const answers: Partial<Record<CommandName, unknown>> = { 'task.start': leaseResult, 'task.renew': leaseResult, 'task.complete': { state: 'completed' }, 'task.fail': { state: 'failed' } };
-    servers = Object.entries(answers).map(([command, result]) =>
+    // The queue service stands outside this test: a responder that accepts and records its
+    // commands and answers as the contracts say (the daemon's client checks every reply).
+    const leaseResult = () => ({ leaseExpiresAt: new Date(Date.now() + 60_000).toISOString(), cancelRequested: false });
+    const answers: Partial<Record<CommandName, (taskId: string) => unknown>> = {
+      'task.start': leaseResult,
+      'task.renew': leaseResult,
+      'task.complete': (taskId) => ({ taskId, state: 'completed' }),
+      'task.fail': (taskId) => ({ taskId, state: 'failed', willRetry: false }),
+    };
+    servers = Object.entries(answers).map(([command, answer]) =>
       serveRequests<{ payload: Record<string, unknown> }, unknown>(connection, {
         subject: subjects.command(command as CommandName),
         queueGroup: 'queue-stand-in',
         handler: (request) => {
           commands.push({ command: command as CommandName, payload: request.payload });
-          return Promise.resolve(result);
+          return Promise.resolve(answer(String(request.payload['taskId'])));
         },
       }),
     );
