@@ -42,6 +42,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   private claiming: Promise<void> = Promise.resolve();
   private claimAgain = false;
   private readonly subscriptions: NoticeSubscription[] = [];
+  private stopListeningToSlots: (() => void) | undefined;
 
   constructor(
     @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
@@ -54,6 +55,8 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    // The slots open once the queue released this DAEMON_ID's previous attempts: claim then.
+    this.stopListeningToSlots = this.slots.onOpened(() => this.requestClaim());
     this.outbox = await TaskMessageOutbox.open({ directory: path.resolve(this.config.SWITCHYARD_HOME, 'outbox'), connection: this.connection, logger: this.logger });
     await this.registry.whenDetected();
     // One subscription for every runtime, also those detected later; others' nudges are ignored.
@@ -72,6 +75,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
 
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.poll);
+    this.stopListeningToSlots?.();
     this.subscriptions.forEach((subscription) => subscription.unsubscribe());
     this.shutdown.abort();
     this.runAborts.forEach((runAbort) => runAbort.abort());

@@ -1,10 +1,8 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { subjects } from '@switchyard/contracts';
-import { MESSAGING_CONNECTION, publishNotice, type MessagingConnection } from '@switchyard/messaging';
+import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from '../daemon.config';
 import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.tokens';
-import { RuntimeRegistry } from '../runtimes/runtime-registry';
 import { QueueClient } from './queue.client';
 import { SlotTracker } from './slot-tracker';
 
@@ -15,8 +13,8 @@ import { SlotTracker } from './slot-tracker';
  * DAEMON_ID: a second live process under the same id would lose its runs (they are retried).
  *
  * Until the queue answers, the slots stay closed, so no claim can race the release and be failed
- * by it; boot itself (health, registration, heartbeats) never waits for the queue. Then this
- * daemon's runtimes are nudged, so work that waited for it is claimed at once, not at the poll.
+ * by it; boot itself (health, registration, heartbeats) never waits for the queue. Opening the
+ * slots makes the claim loop claim at once (in process: no nudge of its own over NATS).
  */
 @Injectable()
 export class OrphanRelease implements OnModuleInit, BeforeApplicationShutdown {
@@ -29,7 +27,6 @@ export class OrphanRelease implements OnModuleInit, BeforeApplicationShutdown {
     @Inject(DAEMON_CONFIG) private readonly config: DaemonConfig,
     @Inject(DAEMON_LOGGER) private readonly logger: JsonLogger,
     private readonly slots: SlotTracker,
-    private readonly registry: RuntimeRegistry,
   ) {
     this.queue = new QueueClient(connection);
   }
@@ -60,21 +57,7 @@ export class OrphanRelease implements OnModuleInit, BeforeApplicationShutdown {
       this.logger.error({ event: 'orphans_not_released', daemonId, err: error }, 'orphans not released; they end by lease or offline sweep');
     }
     // A refusal must not stop this daemon from working: its orphans then end as they did before.
+    // The claim loop claims as the slots open: work that waited for this daemon starts at once.
     this.slots.open();
-    this.nudgeOwnRuntimes();
-  }
-
-  /**
-   * The claim loop may have skipped its first claim while the slots were closed. Runtimes not yet
-   * detected need no nudge: the claim loop claims once detection is done, with the slots open.
-   */
-  private nudgeOwnRuntimes(): void {
-    try {
-      for (const runtime of this.registry.current()) {
-        publishNotice(this.connection, subjects.workAvailable(runtime.runtimeId));
-      }
-    } catch (error) {
-      this.logger.warn({ err: error }, 'claim nudge after the orphan release not published; the safety poll will claim');
-    }
   }
 }

@@ -6,6 +6,7 @@ export class SlotTracker {
   private readonly active = new Set<string>();
   /** Closed: no slot is offered, whatever is free (at boot, until the queue released the previous process's attempts). */
   private closed = false;
+  private readonly openedListeners = new Set<() => void>();
 
   constructor(private readonly capacity: number) {}
 
@@ -29,7 +30,15 @@ export class SlotTracker {
     this.closed = true;
   }
 
+  /** Opens the slots and tells whoever waits for them (the claim loop claims at once). */
   open(): void {
     this.closed = false;
+    for (const listener of this.openedListeners) listener();
+  }
+
+  /** Calls `listener` each time the slots open; returns the unsubscribe function. */
+  onOpened(listener: () => void): () => void {
+    this.openedListeners.add(listener);
+    return () => this.openedListeners.delete(listener);
   }
 }
