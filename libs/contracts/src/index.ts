@@ -26,3 +26,4 @@ export * from './stream-catalog';
 export * from './agent-snapshot.schema';
 export * from './agent-environment-keys';
 export * from './technical-error';
+export * from './heartbeat-gap';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HEARTBEAT_GAP_TOLERANCE_MS } from '@switchyard/contracts';
 import { databaseServiceConfigSchema } from '@switchyard/service-kit';
 
 const milliseconds = (defaultValue: number) => z.coerce.number().int('must be an integer').positive('must be positive').default(defaultValue);
@@ -42,8 +43,5 @@ export const queueConfigSchema = databaseServiceConfigSchema(8081).extend({
 export function minimumOfflineWindowMs(heartbeatIntervalMs: number): number {
   return 3 * heartbeatIntervalMs + HEARTBEAT_GAP_TOLERANCE_MS;
 }
-
-/** A heartbeat later than its interval by more than this is a gap worth logging. */
-export const HEARTBEAT_GAP_TOLERANCE_MS = 1_000;
 
 export type QueueConfig = z.infer<typeof queueConfigSchema>;

@@ -1,7 +1,5 @@
+import { lateHeartbeatGapMs } from '@switchyard/contracts';
 import type { JsonLogger } from '@switchyard/service-kit';
-
-/** A beat later than its interval by more than this is logged as a gap. */
-const GAP_TOLERANCE_MS = 1_000;
 
 /**
  * Beats at once and then every interval, on its own timer: nothing else the daemon does waits in
@@ -51,9 +49,9 @@ export class HeartbeatClock {
 
   private noteBeat(): void {
     const now = Date.now();
-    const gapMs = this.lastBeatAt === undefined ? 0 : now - this.lastBeatAt;
+    const gapMs = this.lastBeatAt === undefined ? undefined : lateHeartbeatGapMs({ previousAt: this.lastBeatAt, at: now, intervalMs: this.options.intervalMs });
     this.lastBeatAt = now;
-    if (gapMs > this.options.intervalMs + GAP_TOLERANCE_MS) {
+    if (gapMs !== undefined) {
       this.options.logger.warn({ event: 'heartbeat_gap', gapMs, intervalMs: this.options.intervalMs }, `heartbeat ${gapMs} ms after the previous one (interval ${this.options.intervalMs} ms)`);
     }
   }

@@ -46,11 +46,6 @@ export function cronProblem(expression: string): string | undefined {
   }
 }
 
-/** Whether the minute containing `at` (UTC) is one the schedule names. */
-export function cronMatches(schedule: CronSchedule, at: Date): boolean {
-  return schedule.match(floorToMinute(at));
-}
-
 export function floorToMinute(at: Date): Date {
   return new Date(Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS);
 }

@@ -1,4 +1,7 @@
-import { cronMatches, cronProblem, dueMinutes, floorToMinute, parseCronExpression } from './cron-expression';
+import { cronProblem, dueMinutes, floorToMinute, parseCronExpression, type CronSchedule } from './cron-expression';
+
+/** Whether the schedule fires in the minute containing `at`, as the scheduler sees it. */
+const cronMatches = (schedule: CronSchedule, at: Date): boolean => dueMinutes(schedule, new Date(floorToMinute(at).getTime() - 60_000), at).length === 1;
 
 const utc = (text: string): Date => new Date(`${text}Z`);
 const isoList = (dates: readonly Date[]): string[] => dates.map((date) => date.toISOString().slice(0, 16));
@@ -28,6 +31,11 @@ describe('parseCronExpression', () => {
   it('reads month and weekday names', () => {
     expect(cronMatches(parseCronExpression('0 9 * JAN MON'), utc('2030-01-07T09:00:00'))).toBe(true);
     expect(cronMatches(parseCronExpression('0 9 * JAN MON'), utc('2030-01-08T09:00:00'))).toBe(false);
+  });
+
+  it('reads L (last day of the month) and # (nth weekday of the month)', () => {
+    expect(firesIn('0 0 L * *', '2030-02-01T00:00:00', '2030-03-31T23:59:00')).toEqual(['2030-02-28T00:00', '2030-03-31T00:00']);
+    expect(firesIn('0 0 * * 1#2', '2030-01-01T00:00:00', '2030-02-28T23:59:00')).toEqual(['2030-01-14T00:00', '2030-02-11T00:00']);
   });
 
   it.each([

@@ -1,9 +1,7 @@
-import { Client } from 'pg';
 import { messageIds, subjects, timelineEntryOf, type SwitchyardEvent } from '@switchyard/contracts';
-import { connectMessaging, publish, type MessagingConnection } from '@switchyard/messaging';
-import { startServiceForTest, testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
-import { gatewayService } from '../gateway.service';
-import { connectLiveClient, seqsReceived, type LiveTestClient } from './live-client.spec-helper';
+import { publish } from '@switchyard/messaging';
+import { useLiveGateway } from './live-gateway.spec-helper';
+import { seqsReceived, type LiveTestClient } from './live-client.spec-helper';
 import type { ServerFrame } from './live.frames';
 import { expectedKeysOf, frameKeyOf, framesThroughSeq, messageSeqsOf, randomInt, scriptedTaskRun, seededRandom } from './task-run.spec-helper';
 
@@ -11,44 +9,15 @@ const TOKEN = 'sy_live-resume-token-live-resume-token-01';
 const SEED = 20_260_114;
 
 describe('gateway live WebSocket: resume with every frame kind (real NATS + Postgres)', () => {
-  let gateway: ServiceUnderTest;
-  let database: Client;
-  let bus: MessagingConnection;
-  const clients: LiveTestClient[] = [];
-  let taskCounter = 0;
-
-  beforeAll(async () => {
-    gateway = await startServiceForTest(gatewayService, { database: true, env: { GATEWAY_BOOTSTRAP_TOKEN: TOKEN } });
-    database = new Client({ connectionString: gateway.databaseUrl });
-    await database.connect();
-    bus = await connectMessaging({ url: testNatsUrl(), name: 'live-resume-test-publisher', namespace: gateway.namespace });
-  });
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-  });
-  afterAll(async () => {
-    await database?.end();
-    await bus?.close();
-    await gateway?.stop();
-  });
-
-  async function newTask(): Promise<string> {
-    taskCounter += 1;
-    const taskId = `task-resume-${taskCounter}-${Date.now()}`;
-    await database.query(
-      `insert into agent_task_queue (task_id, workspace_id, agent_id, runtime_id, source_kind, priority, status, attempt, max_attempts, enqueued_at, version)
-       values ($1, 'default', 'agent-1', 'runtime-1', 'quick_create', 0, 'running', 1, 2, now(), 1)`,
-      [taskId],
-    );
-    return taskId;
-  }
+  const bed = useLiveGateway({ token: TOKEN, taskPrefix: 'task-resume' });
+  const newTask = () => bed.newTask();
 
   /** What the projector writes for a message that is a timeline row; nothing for the others. */
   async function projectIntoView(event: SwitchyardEvent): Promise<void> {
     if (event.type !== 'task.message') return;
     const entry = timelineEntryOf(event);
     if (!entry) return;
-    await database.query(
+    await bed.database.query(
       `insert into task_message (id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
       [entry.id, entry.taskId, entry.seq, entry.attempt, entry.type, entry.tool, entry.callId, entry.content, entry.input === null ? null : JSON.stringify(entry.input), entry.output, entry.outputTruncated, entry.toolStatus, entry.errorCode, entry.createdAt],
@@ -57,13 +26,12 @@ describe('gateway live WebSocket: resume with every frame kind (real NATS + Post
 
   /** Publishes on the stream, and writes its row at once: a projector that keeps up, the case that hid activity frames. */
   async function publishAndProject(event: SwitchyardEvent): Promise<void> {
-    await publish(bus, { subject: subjects.forEvent(event), data: event, messageId: messageIds.forEvent(event) });
+    await publish(bed.bus, { subject: subjects.forEvent(event), data: event, messageId: messageIds.forEvent(event) });
     await projectIntoView(event);
   }
 
   async function subscribed(taskId: string, afterSeq: number): Promise<LiveTestClient> {
-    const viewer = await connectLiveClient(gateway.url, { token: TOKEN });
-    clients.push(viewer);
+    const viewer = await bed.connect(TOKEN);
     viewer.send({ type: 'subscribe', taskId, afterSeq });
     await viewer.waitFor((frames) => frames.some((frame) => frame.type === 'subscribed'));
     return viewer;

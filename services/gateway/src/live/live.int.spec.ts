@@ -1,10 +1,8 @@
-import { Client } from 'pg';
 import { createEvent, messageIds, subjects, type AgentMessage, type EventOf } from '@switchyard/contracts';
-import { connectMessaging, publish, type MessagingConnection } from '@switchyard/messaging';
+import { publish } from '@switchyard/messaging';
 import { SECRET_SAMPLES } from '@switchyard/redaction';
-import { startServiceForTest, testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
 import { hashApiToken } from '../auth/api-token.codec';
-import { gatewayService } from '../gateway.service';
+import { useLiveGateway } from './live-gateway.spec-helper';
 import { connectLiveClient, seqsReceived, type LiveTestClient } from './live-client.spec-helper';
 import { LIVE_CLOSE_CODES } from './live.frames';
 
@@ -12,39 +10,13 @@ const TOKEN = 'sy_live-test-token-live-test-token-0001';
 const OTHER_TOKEN = 'sy_other-workspace-token-other-token-02';
 
 describe('gateway live WebSocket (real NATS + Postgres)', () => {
-  let gateway: ServiceUnderTest;
-  let database: Client;
-  let bus: MessagingConnection;
-  const clients: LiveTestClient[] = [];
-  let taskCounter = 0;
+  const bed = useLiveGateway({ token: TOKEN, taskPrefix: 'task-live' });
+  const newTask = (workspaceId?: string) => bed.newTask(workspaceId);
 
   beforeAll(async () => {
-    gateway = await startServiceForTest(gatewayService, { database: true, env: { GATEWAY_BOOTSTRAP_TOKEN: TOKEN } });
-    database = new Client({ connectionString: gateway.databaseUrl });
-    await database.connect();
-    await database.query(`insert into workspace (id, name) values ('other', 'Other')`);
-    await database.query(`insert into api_token (id, workspace_id, name, token_hash) values ('other-token', 'other', 'other', $1)`, [hashApiToken(OTHER_TOKEN)]);
-    bus = await connectMessaging({ url: testNatsUrl(), name: 'live-test-publisher', namespace: gateway.namespace });
+    await bed.database.query(`insert into workspace (id, name) values ('other', 'Other')`);
+    await bed.database.query(`insert into api_token (id, workspace_id, name, token_hash) values ('other-token', 'other', 'other', $1)`, [hashApiToken(OTHER_TOKEN)]);
   });
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-  });
-  afterAll(async () => {
-    await database?.end();
-    await bus?.close();
-    await gateway?.stop();
-  });
-
-  async function newTask(workspaceId = 'default'): Promise<string> {
-    taskCounter += 1;
-    const taskId = `task-live-${taskCounter}-${Date.now()}`;
-    await database.query(
-      `insert into agent_task_queue (task_id, workspace_id, agent_id, runtime_id, source_kind, priority, status, attempt, max_attempts, enqueued_at, version)
-       values ($1, $2, 'agent-1', 'runtime-1', 'quick_create', 0, 'running', 1, 2, now(), 1)`,
-      [taskId, workspaceId],
-    );
-    return taskId;
-  }
 
   function messageEvent(taskId: string, seq: number, message: AgentMessage): EventOf<'task.message'> {
     return createEvent({ type: 'task.message', payload: { taskId, seq, attempt: 1, message } });
@@ -52,7 +24,7 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
 
   async function publishMessage(taskId: string, seq: number, message: AgentMessage = { type: 'text', text: `line ${seq}` }): Promise<EventOf<'task.message'>> {
     const event = messageEvent(taskId, seq, message);
-    await publish(bus, { subject: subjects.forEvent(event), data: event, messageId: messageIds.taskMessage(taskId, seq) });
+    await publish(bed.bus, { subject: subjects.forEvent(event), data: event, messageId: messageIds.taskMessage(taskId, seq) });
     return event;
   }
 
@@ -61,7 +33,7 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
     for (const event of events) {
       const message = event.payload.message;
       if (message.type !== 'text') continue;
-      await database.query(`insert into task_message (id, task_id, seq, attempt, type, content, created_at) values ($1, $2, $3, 1, 'text', $4, $5)`, [
+      await bed.database.query(`insert into task_message (id, task_id, seq, attempt, type, content, created_at) values ($1, $2, $3, 1, 'text', $4, $5)`, [
         event.eventId,
         event.payload.taskId,
         event.payload.seq,
@@ -72,10 +44,8 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
   }
 
   /** A client authenticated with `token` at the upgrade, or with none when it is null. */
-  async function client(token: string | null = TOKEN): Promise<LiveTestClient> {
-    const connected = await connectLiveClient(gateway.url, token === null ? {} : { token });
-    clients.push(connected);
-    return connected;
+  function client(token: string | null = TOKEN): Promise<LiveTestClient> {
+    return bed.connect(token);
   }
 
   it('streams a task from the start: timeline rows, activity and status changes, in seq order', async () => {
@@ -89,7 +59,7 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
     await publishMessage(taskId, 2, { type: 'tool-result', callId: 'c1', output: 'a.txt', status: 'ok' });
     await publishMessage(taskId, 3, { type: 'text', text: 'done' });
     const completed = createEvent({ type: 'task.completed', payload: { taskId, attempt: 1, sessionId: 'session-1', output: 'done', durationMs: 5, usage: [] } });
-    await publish(bus, { subject: subjects.forEvent(completed), data: completed, messageId: completed.eventId });
+    await publish(bed.bus, { subject: subjects.forEvent(completed), data: completed, messageId: completed.eventId });
 
     await viewer.waitFor((frames) => frames.some((frame) => frame.type === 'task' && frame.status === 'completed'));
     expect(seqsReceived(viewer.frames, taskId)).toEqual([0, 1, 2, 3]);
@@ -190,7 +160,7 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
     await outsider.waitFor((frames) => frames.some((frame) => frame.type === 'subscribed_workspace'));
 
     const started = createEvent({ type: 'task.started', payload: { taskId, attempt: 1, daemonId: 'd', runtimeId: 'runtime-1', workDir: '/w', resumedSessionId: null, leaseExpiresAt: new Date(Date.now() + 60_000).toISOString() } });
-    await publish(bus, { subject: subjects.forEvent(started), data: started, messageId: started.eventId });
+    await publish(bed.bus, { subject: subjects.forEvent(started), data: started, messageId: started.eventId });
     await insider.waitFor((frames) => frames.some((frame) => frame.type === 'task' && frame.taskId === taskId && frame.status === 'running'));
 
     expect(outsider.frames).toContainEqual({ type: 'error', code: 'not_found', message: `no task ${taskId}`, taskId });
@@ -198,7 +168,7 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
   });
 
   it('refuses a bad token at the upgrade, and closes a socket that never authenticates', async () => {
-    await expect(connectLiveClient(gateway.url, { token: 'sy_not-a-real-token-not-a-real-token' })).rejects.toThrow(/401/);
+    await expect(connectLiveClient(bed.gateway.url, { token: 'sy_not-a-real-token-not-a-real-token' })).rejects.toThrow(/401/);
     const silent = await client(null);
     silent.send({ type: 'subscribe', taskId: 'anything' });
     await silent.waitFor((frames) => frames.some((frame) => frame.type === 'error' && frame.code === 'unauthenticated'));

@@ -125,7 +125,7 @@ export class TaskFeedSequencer {
       through = entry.seq;
       if (!this.heldMessages.has(entry.seq)) this.heldMessages.set(entry.seq, { source: 'view', entry });
     }
-    return this.releaseThrough(through);
+    return this.releaseHeld(through);
   }
 
   /**
@@ -133,7 +133,14 @@ export class TaskFeedSequencer {
    * in seq order, status changes in their place.
    */
   releaseHeld(throughSeq = Number.POSITIVE_INFINITY): ServerFrame[] {
-    return this.releaseThrough(throughSeq);
+    const frames = this.drain();
+    while (this.heldMessages.size > 0) {
+      const smallest = extremeSeq(this.heldMessages.keys(), Math.min);
+      if (smallest > throughSeq) break;
+      this.lastSeq = smallest - 1;
+      frames.push(...this.drain());
+    }
+    return frames;
   }
 
   private changed(event: SwitchyardEvent): ServerFrame[] {
@@ -159,17 +166,6 @@ export class TaskFeedSequencer {
       this.heldMessages.delete(this.lastSeq + 1);
       frames.push(this.frameOf(next));
     }
-  }
-
-  private releaseThrough(limit: number): ServerFrame[] {
-    const frames = this.drain();
-    while (this.heldMessages.size > 0) {
-      const smallest = extremeSeq(this.heldMessages.keys(), Math.min);
-      if (smallest > limit) break;
-      this.lastSeq = smallest - 1;
-      frames.push(...this.drain());
-    }
-    return frames;
   }
 
   private frameOf(held: HeldMessage): ServerFrame {

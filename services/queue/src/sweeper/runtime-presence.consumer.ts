@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { EVENT_CATALOG, STREAM_CATALOG, subjects, type EventOf } from '@switchyard/contracts';
+import { EVENT_CATALOG, STREAM_CATALOG, lateHeartbeatGapMs, subjects, type EventOf } from '@switchyard/contracts';
 import { MessagingClient, PermanentError, zodCodec } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
-import { HEARTBEAT_GAP_TOLERANCE_MS, type QueueConfig } from '../queue.config';
+import type { QueueConfig } from '../queue.config';
 import { QUEUE_CONFIG, QUEUE_LOGGER } from '../queue.tokens';
 
 /**
@@ -59,8 +59,8 @@ export class RuntimePresenceConsumer implements OnModuleInit {
 
   private logGap(heartbeat: EventOf<'runtime.heartbeat'>, previous: Date | null, arrivedAt: Date): void {
     if (previous === null) return;
-    const gapMs = arrivedAt.getTime() - new Date(previous).getTime();
-    if (gapMs <= this.config.QUEUE_HEARTBEAT_INTERVAL_MS + HEARTBEAT_GAP_TOLERANCE_MS) return;
+    const gapMs = lateHeartbeatGapMs({ previousAt: new Date(previous).getTime(), at: arrivedAt.getTime(), intervalMs: this.config.QUEUE_HEARTBEAT_INTERVAL_MS });
+    if (gapMs === undefined) return;
     this.logger.warn(
       { event: 'runtime_heartbeat_gap', runtimeId: heartbeat.payload.runtimeId, daemonId: heartbeat.payload.daemonId, gapMs, offlineAfterMs: this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS },
       `runtime ${heartbeat.payload.runtimeId}: heartbeat ${gapMs} ms after the previous one`,
