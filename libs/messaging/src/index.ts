@@ -22,3 +22,4 @@ export * from './consuming/batch-pull.consumer';
 export * from './consuming/durable-consumer';
 export type { JsMsg } from '@nats-io/jetstream';
 export * from './request-reply/command.client';
+export { settle } from './consuming/consume-loop';

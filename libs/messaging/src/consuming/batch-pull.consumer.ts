@@ -1,8 +1,8 @@
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import { sleep } from '../backoff/retry-backoff';
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { describeCause } from '../errors/messaging.errors';
 import type { ConsumerDefinition } from '../provisioning/stream.definitions';
+import { CONSUME_RESTART_DELAY_MS, runConsumeLoop, settle } from './consume-loop';
 
 /** When a batch closes: whichever limit is reached first once its first message arrived. */
 export interface BatchLimits {
@@ -34,7 +34,6 @@ export interface RunningBatchPull {
   stop(): Promise<void>;
 }
 
-const RESTART_DELAY_MS = 1_000;
 
 /**
  * A durable pull consumer read in batches, for handlers that write many messages per
@@ -77,7 +76,7 @@ export async function startBatchPull(options: BatchPullOptions): Promise<Running
       await options.handleBatch(batch, stopController.signal);
     } catch (error) {
       logger.error({ ...labels, size: batch.length, error: describeCause(error) }, 'batch failed; handing it back');
-      for (const message of batch) settle(() => message.nak(RESTART_DELAY_MS));
+      for (const message of batch) settle(() => message.nak(CONSUME_RESTART_DELAY_MS));
     }
   };
 
@@ -122,20 +121,15 @@ export async function startBatchPull(options: BatchPullOptions): Promise<Running
     }
   };
 
-  const loop = async (): Promise<void> => {
-    while (!stopController.signal.aborted && !connection.nats.isClosed()) {
-      try {
-        await consumeOnce();
-      } catch (error) {
-        logger.error({ ...labels, error: describeCause(error) }, 'batch consume loop failed; restarting');
-        await options.ensureConsumer().catch(() => undefined);
-      } finally {
-        await Promise.all(inFlight);
-      }
-      if (!stopController.signal.aborted) await sleep(RESTART_DELAY_MS, stopController.signal);
-    }
-  };
-  const loopDone = loop();
+  const loopDone = runConsumeLoop({
+    connection,
+    signal: stopController.signal,
+    labels,
+    failureMessage: 'batch consume loop failed; restarting',
+    consumeOnce,
+    recover: options.ensureConsumer,
+    settled: () => Promise.all(inFlight),
+  });
 
   return {
     stop: async () => {
@@ -147,11 +141,3 @@ export async function startBatchPull(options: BatchPullOptions): Promise<Running
   };
 }
 
-/** Acks fail only when the connection is gone; the server then redelivers, which is the fallback. */
-export function settle(action: () => void): void {
-  try {
-    action();
-  } catch {
-    // Deliberately ignored: see above.
-  }
-}

@@ -2,7 +2,7 @@ import { ROOT_CONTEXT, context as otelContext, type Context } from '@opentelemet
 import { messageHeaders, millis } from '../nats-core/nats-core.bridge';
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import { HEADERS } from '@switchyard/contracts';
-import { redeliveryDelay, sleep } from '../backoff/retry-backoff';
+import { redeliveryDelay } from '../backoff/retry-backoff';
 import { jsonCodec, type MessageCodec } from '../codec/message.codec';
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { describeCause, isRetryableError } from '../errors/messaging.errors';
@@ -10,6 +10,7 @@ import { extractTraceContext, headersToRecord } from '../headers/trace-context.p
 import type { ConsumerDefinition } from '../provisioning/stream.definitions';
 import { provisionConsumers } from '../provisioning/stream.provisioner';
 import { DEAD_LETTER_REASONS, publishDeadLetter, type DeadLetterEvent, type DeadLetterReason } from './dead-letter.publisher';
+import { runConsumeLoop, settle } from './consume-loop';
 import { KeyedConcurrencyLimiter } from './keyed-concurrency.limiter';
 
 /** What a handler knows about the delivery it is processing. */
@@ -54,8 +55,6 @@ export interface RunningConsumer {
   /** Stops pulling, waits for handlers in flight, and hands unstarted messages back. */
   stop(): Promise<void>;
 }
-
-const restartDelayMs = 1_000;
 
 /** Runs a durable pull consumer: ack after the handler resolves, nak with backoff, dead-letter poison. */
 export async function startConsumer<T>(connection: MessagingConnection, options: StartConsumerOptions<T>): Promise<RunningConsumer> {
@@ -184,18 +183,7 @@ export async function startConsumer<T>(connection: MessagingConnection, options:
     }
   };
 
-  const loop = async (): Promise<void> => {
-    while (!stopController.signal.aborted && !connection.nats.isClosed()) {
-      try {
-        await consumeOnce();
-      } catch (error) {
-        logger.error({ ...labels, error: describeCause(error) }, 'consume loop failed; restarting');
-        await ensureConsumer().catch(() => undefined);
-      }
-      if (!stopController.signal.aborted) await sleep(restartDelayMs, stopController.signal);
-    }
-  };
-  const loopDone = loop();
+  const loopDone = runConsumeLoop({ connection, signal: stopController.signal, labels, failureMessage: 'consume loop failed; restarting', consumeOnce, recover: ensureConsumer });
   logger.info({ ...labels, concurrency: options.concurrency ?? 1 }, 'consumer started');
 
   return {
@@ -210,13 +198,4 @@ export async function startConsumer<T>(connection: MessagingConnection, options:
       logger.info(labels, 'consumer stopped');
     },
   };
-}
-
-/** Acks fail only when the connection is gone; the server then redelivers, which is the fallback. */
-function settle(action: () => void): void {
-  try {
-    action();
-  } catch {
-    // Deliberately ignored: see above.
-  }
 }
