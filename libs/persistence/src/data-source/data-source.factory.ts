@@ -1,5 +1,5 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { foundationEntities } from '../entities/foundation.entities';
+import { foundationEntities } from '../schema/record/foundation.entities';
 
 type EntityList = NonNullable<DataSourceOptions['entities']>;
 type MigrationList = NonNullable<DataSourceOptions['migrations']>;

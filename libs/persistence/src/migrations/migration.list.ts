@@ -1,18 +1,19 @@
 import type { MigrationInterface } from 'typeorm';
-import { FoundationTables1795988600000 } from './1795988600000-foundation-tables.migration';
-import { TaskQueue1795988700000 } from './1795988700000-task-queue.migration';
-import { TaskToken1795988800000 } from './1795988800000-task-token.migration';
-import { TaskTimeline1795988900000 } from './1795988900000-task-timeline.migration';
-import { GatewayDomain1795989000000 } from './1795989000000-gateway-domain.migration';
-import { TaskListIndex1795989100000 } from './1795989100000-task-list-index.migration';
-import { SessionResumeIndex1795989200000 } from './1795989200000-session-resume-index.migration';
-import { IssuesChat1795989300000 } from './1795989300000-issues-chat.migration';
-import { Autopilots1795989500000 } from './1795989500000-autopilots.migration';
-import { RuntimeModels1795989600000 } from './1795989600000-runtime-models.migration';
+import { FoundationTables1795988600000 } from '../schema/record/migrations/1795988600000-foundation-tables.migration';
+import { TaskQueue1795988700000 } from '../schema/queue/migrations/1795988700000-task-queue.migration';
+import { TaskToken1795988800000 } from '../schema/queue/migrations/1795988800000-task-token.migration';
+import { TaskTimeline1795988900000 } from '../schema/transcript/migrations/1795988900000-task-timeline.migration';
+import { GatewayDomain1795989000000 } from '../schema/gateway/migrations/1795989000000-gateway-domain.migration';
+import { TaskListIndex1795989100000 } from '../schema/queue/migrations/1795989100000-task-list-index.migration';
+import { SessionResumeIndex1795989200000 } from '../schema/session-resume/migrations/1795989200000-session-resume-index.migration';
+import { IssuesChat1795989300000 } from '../schema/gateway/migrations/1795989300000-issues-chat.migration';
+import { Autopilots1795989500000 } from '../schema/gateway/migrations/1795989500000-autopilots.migration';
+import { RuntimeModels1795989600000 } from '../schema/gateway/migrations/1795989600000-runtime-models.migration';
 
 /**
- * Every migration of the system, oldest first: one database schema history shared by all
- * services. Append new migrations at the end; never edit or reorder applied ones.
+ * Every migration of the system, oldest first: one schema history, applied by one runner before
+ * any service starts. Each file lives in its table owner's folder (`schema/<owner>/migrations`).
+ * Append new migrations at the end; never edit or reorder applied ones.
  */
 export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   FoundationTables1795988600000,

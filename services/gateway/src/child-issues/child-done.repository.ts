@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { uuidv7 } from '@switchyard/contracts';
-import { DATA_SOURCE } from '@switchyard/persistence';
+import { DATA_SOURCE, findQueuedTaskById } from '@switchyard/persistence';
 import type { RawQueryRunner } from '../database/returning-rows';
 import { isoOf } from '../http/api-schemas';
 import { CHILD_DONE_AUTHOR } from './child-done.note';
@@ -26,13 +26,13 @@ export class ChildDoneRepository {
 
   /** The task's issue and its parent, when the task belongs to a child issue (the queue's row names the workspace). */
   async childTask(taskId: string): Promise<ChildTask | undefined> {
-    const [row] = await this.dataSource.query<Array<{ workspace_id: string; id: string; title: string; parent_issue_id: string }>>(
-      `select q.workspace_id, i.id, i.title, i.parent_issue_id
-         from agent_task_queue q join issue i on i.workspace_id = q.workspace_id and i.id = q.issue_id
-        where q.task_id = $1 and i.parent_issue_id is not null`,
-      [taskId],
+    const task = await findQueuedTaskById(this.dataSource, taskId);
+    if (!task?.issueId) return undefined;
+    const [row] = await this.dataSource.query<Array<{ id: string; title: string; parent_issue_id: string }>>(
+      `select id, title, parent_issue_id from issue where workspace_id = $1 and id = $2 and parent_issue_id is not null`,
+      [task.workspaceId, task.issueId],
     );
-    return row ? { workspaceId: row.workspace_id, child: { id: row.id, title: row.title }, parentIssueId: row.parent_issue_id } : undefined;
+    return row ? { workspaceId: task.workspaceId, child: { id: row.id, title: row.title }, parentIssueId: row.parent_issue_id } : undefined;
   }
 
   /**

@@ -2,12 +2,12 @@ import type { DataSource } from 'typeorm';
 import type WebSocket from 'ws';
 import type { AgentMessage } from '@switchyard/contracts';
 import type { MessagingConnection } from '@switchyard/messaging';
+import { workspaceOfTask } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { ApiTokenVerifier } from '../auth/api-token.verifier';
 import type { Caller } from '../auth/caller';
 import { clientFrameSchema, LIVE_CLOSE_CODES, type ClientFrame, type ServerFrame } from './live.frames';
 import { TaskFeed } from './task.feed';
-import { workspaceOfTask } from './timeline-view.reader';
 import type { WorkspaceFeedHub } from './workspace-feed.hub';
 import { textOfFrame } from './ws-frame.text';
 

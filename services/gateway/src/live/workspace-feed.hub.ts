@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
 import { parseEvent, subjects, type TaskEventType } from '@switchyard/contracts';
 import { subscribeNotices, type MessagingConnection, type NoticeSubscription } from '@switchyard/messaging';
+import { workspaceOfTask } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { WORKSPACE_NOTICE_FILTER, workspaceNoticeSchema, type WorkspaceFeedFrame } from './live.frames';
 import { taskStatusChangeOf } from './task-status.mapper';
-import { workspaceOfTask } from './timeline-view.reader';
 
 const LIFECYCLE_EVENTS: readonly TaskEventType[] = [
   'task.enqueued',

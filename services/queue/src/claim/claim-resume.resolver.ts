@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { ClaimedTask, CommandReply, ResumeDecision, TaskClaimResult } from '@switchyard/contracts';
 import { describeCause, sendSessionResolve, type MessagingConnection } from '@switchyard/messaging';
-import { ProcessedCommandEntity } from '@switchyard/persistence';
+import { ProcessedCommandStore } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 
 /** What a claim carries when the session-resume service did not answer in time (or refused). */
@@ -54,7 +54,7 @@ export async function storeResolvedClaimReply(options: {
   readonly logger: JsonLogger;
 }): Promise<void> {
   try {
-    await options.dataSource.getRepository(ProcessedCommandEntity).update({ requestId: options.requestId }, { reply: options.storedReply });
+    await new ProcessedCommandStore(options.dataSource.manager).replace({ requestId: options.requestId, reply: options.storedReply });
   } catch (error) {
     options.logger.warn({ event: 'claim_reply_not_updated', requestId: options.requestId, error: describeCause(error) }, 'decided claim reply not stored; a replay asks again');
   }

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CommandReply } from '@switchyard/contracts';
 import { withOptimisticRetry } from '@switchyard/event-store';
-import { ProcessedCommandStore } from './processed-command.store';
+import { ProcessedCommandStore } from '@switchyard/persistence';
 
 /** Tries per command when another writer changed the same task between load and append. */
 const CONFLICT_ATTEMPTS = 5;

@@ -1,11 +1,11 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { STREAM_CATALOG, subjects, type EventOf, type EventType } from '@switchyard/contracts';
 import { MessagingClient, type DeliveryContext } from '@switchyard/messaging';
-import { DATA_SOURCE } from '@switchyard/persistence';
+import { DATA_SOURCE, saveConsumerCheckpoint } from '@switchyard/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { SessionResumeConfig } from '../session-resume.config';
 import { SESSION_RESUME_CONFIG } from '../session-resume.tokens';
-import { applyIndexEvent, recordRetirement, saveCheckpoint } from './resume-index.repository';
+import { applyIndexEvent, recordRetirement } from './resume-index.repository';
 import { eventCodec } from './resume-event.codec';
 
 /** The events the index is built from, and the stream each comes on. */
@@ -62,7 +62,7 @@ export class ResumeIndexProjector implements OnApplicationBootstrap {
   private async project(delivery: DeliveryContext, write: (manager: EntityManager) => Promise<void>): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await write(manager);
-      await saveCheckpoint(manager, { consumerName: this.client.namespace.consumer(delivery.consumer), streamSequence: delivery.streamSeq });
+      await saveConsumerCheckpoint(manager, { consumerName: this.client.namespace.consumer(delivery.consumer), streamSequence: delivery.streamSeq });
     });
   }
 }

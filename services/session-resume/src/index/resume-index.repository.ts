@@ -27,17 +27,6 @@ export async function recordRetirement(manager: EntityManager, event: EventOf<'s
   );
 }
 
-/** The projector's stream position, committed with the rows it covers; it never moves back. */
-export async function saveCheckpoint(manager: EntityManager, options: { consumerName: string; streamSequence: number }): Promise<void> {
-  await manager.query(
-    `insert into consumer_checkpoint (consumer_name, stream_sequence, updated_at) values ($1, $2, now())
-     on conflict (consumer_name) do update set
-       stream_sequence = greatest(consumer_checkpoint.stream_sequence, excluded.stream_sequence),
-       updated_at = now()`,
-    [options.consumerName, options.streamSequence],
-  );
-}
-
 /** The conversation's latest task that ran (by enqueue time), other than the asking task, and whether its session is retired. */
 export async function findPriorTask(dataSource: DataSource, options: { resumeKey: string; excludeTaskId: string }): Promise<PriorTask | null> {
   const [row] = await dataSource.query<Array<{ entry: ResumeIndexEntry; retired: boolean }>>(

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { saveConsumerCheckpoint } from '@switchyard/persistence';
 import type { TimelineBatch } from './timeline-row.mapper';
 
 export interface BatchWriteResult {
@@ -42,13 +43,6 @@ const UPSERT_USAGE = `
     reported_seq = excluded.reported_seq
   where task_usage.reported_seq < excluded.reported_seq`;
 
-// A high-water mark: a redelivered older message never moves it back.
-const SAVE_CHECKPOINT = `
-  insert into consumer_checkpoint (consumer_name, stream_sequence, updated_at) values ($1, $2, now())
-  on conflict (consumer_name) do update set
-    stream_sequence = greatest(consumer_checkpoint.stream_sequence, excluded.stream_sequence),
-    updated_at = now()`;
-
 /**
  * Writes one batch and the projector's checkpoint in a single transaction, so the rows and the
  * position they were read up to commit together or not at all.
@@ -85,7 +79,7 @@ export async function writeTimelineBatch(options: {
         rows.map((row) => row.reportedSeq),
       ]);
     }
-    await manager.query(SAVE_CHECKPOINT, [options.checkpointName, options.streamSequence]);
+    await saveConsumerCheckpoint(manager, { consumerName: options.checkpointName, streamSequence: options.streamSequence });
     return { insertedMessages, upsertedUsage: batch.usage.length };
   });
 }
@@ -112,13 +106,4 @@ async function insertMessages(manager: EntityManager, batch: TimelineBatch): Pro
   if (!runner) throw new Error('a transaction manager always has a query runner');
   const result = await runner.query(INSERT_MESSAGES, parameters, true);
   return result.affected ?? 0;
-}
-
-/** The stream sequence the projector committed up to, or undefined before its first batch. */
-export async function readCheckpoint(dataSource: DataSource, checkpointName: string): Promise<number | undefined> {
-  const rows = await dataSource.query<Array<{ stream_sequence: string | number }>>('select stream_sequence from consumer_checkpoint where consumer_name = $1', [
-    checkpointName,
-  ]);
-  const value = rows[0]?.stream_sequence;
-  return value === undefined ? undefined : Number(value);
 }

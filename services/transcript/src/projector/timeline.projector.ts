@@ -15,12 +15,13 @@ import {
   type JsMsg,
   type MessagingConnection,
 } from '@switchyard/messaging';
+import { readConsumerCheckpoint } from '@switchyard/persistence';
 import { createMessageSanitizer, decodeUtf8Lossy } from '@switchyard/redaction';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DataSource } from 'typeorm';
 import { holdProjectorLock } from './projector.lock';
 import { ProjectorStats, startStatsLog } from './projector-stats';
-import { readCheckpoint, writeTimelineBatch } from './timeline-batch.writer';
+import { writeTimelineBatch } from './timeline-batch.writer';
 import { TIMELINE_CONSUMER_NAME, ensureTimelineConsumer, timelineConsumerDefinition, type TimelineConsumerSettings } from './timeline-consumer.definition';
 import { mapTimelineBatch, type TimelineBatch } from './timeline-row.mapper';
 
@@ -185,7 +186,7 @@ export async function startTimelineProjector(options: TimelineProjectorOptions):
       connection,
       definition,
       limits: options.batch,
-      ensureConsumer: () => ensureTimelineConsumer({ connection, definition, checkpoint: () => readCheckpoint(dataSource, checkpointName) }),
+      ensureConsumer: () => ensureTimelineConsumer({ connection, definition, checkpoint: () => readConsumerCheckpoint(dataSource, checkpointName) }),
       handleBatch,
     });
   } catch (error) {

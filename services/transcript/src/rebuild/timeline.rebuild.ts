@@ -1,4 +1,5 @@
 import { describeCause, sleep, type MessagingConnection } from '@switchyard/messaging';
+import { deleteConsumerCheckpoint } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DataSource } from 'typeorm';
 import { tryRebuildLock } from '../projector/projector.lock';
@@ -39,7 +40,7 @@ export async function rebuildTimeline(
     await deleteTimelineConsumer(connection);
     await dataSource.transaction(async (manager) => {
       await manager.query('truncate task_message, task_usage');
-      await manager.query('delete from consumer_checkpoint where consumer_name = $1', [connection.namespace.consumer(TIMELINE_CONSUMER_NAME)]);
+      await deleteConsumerCheckpoint(manager, connection.namespace.consumer(TIMELINE_CONSUMER_NAME));
     });
     logger.info({ event: 'timeline_rebuild_started' }, 'timeline view emptied; replaying the stream');
 

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { STREAM_CATALOG } from '@switchyard/contracts';
 import type { MessagingConnection } from '@switchyard/messaging';
+import { readTimelineRowKeys, type SqlRunner } from '@switchyard/persistence';
 
 /** Unified message types the projector turns into a `task_message` row (status, log, usage make none). */
 const ROW_MESSAGE_TYPES = new Set(['text', 'thinking', 'tool-use', 'tool-result', 'error']);
@@ -71,12 +72,12 @@ export async function auditTimeline(options: { readonly connection: MessagingCon
     else expected.set(id, message);
   }
   const taskIds = options.taskIds ?? [...new Set(stored.map((message) => message.taskId))];
-  const rows = await queryRows<{ id: string; task_id: string; seq: number }>(options.databaseUrl, 'select id, task_id, seq from task_message where task_id = any($1)', [taskIds]);
+  const rows = await withSqlRunner(options.databaseUrl, (runner) => readTimelineRowKeys(runner, taskIds));
   const seen = new Set<string>();
   const unexpected: string[] = [];
   const mismatched: string[] = [];
   for (const row of rows) {
-    const id = key(row.task_id, row.seq);
+    const id = key(row.taskId, row.seq);
     if (seen.has(id)) duplicated.push(`${id} (two rows)`);
     seen.add(id);
     const message = expected.get(id);
@@ -87,12 +88,17 @@ export async function auditTimeline(options: { readonly connection: MessagingCon
   return { expectedRows: expected.size, rows: rows.length, missing, duplicated, unexpected, mismatched };
 }
 
-export async function queryRows<Row extends object>(databaseUrl: string, sql: string, parameters: unknown[] = []): Promise<Row[]> {
+/** Runs `use` with a short-lived connection to the database, shaped as our readers take one. */
+export async function withSqlRunner<Result>(databaseUrl: string, use: (runner: SqlRunner) => Promise<Result>): Promise<Result> {
   const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {
-    return (await client.query<Row>(sql, parameters)).rows;
+    return await use({ query: async <Row>(sql: string, parameters?: unknown[]) => (await client.query(sql, parameters)).rows as Row });
   } finally {
     await client.end();
   }
+}
+
+export function queryRows<Row extends object>(databaseUrl: string, sql: string, parameters: unknown[] = []): Promise<Row[]> {
+  return withSqlRunner(databaseUrl, (runner) => runner.query<Row[]>(sql, parameters));
 }

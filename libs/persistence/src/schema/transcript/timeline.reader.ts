@@ -1,6 +1,5 @@
-import type { DataSource } from 'typeorm';
 import type { JsonValue, TimelineEntry, TimelineEntryType, ToolResultStatus } from '@switchyard/contracts';
-import { isoOf } from '../http/api-schemas';
+import type { SqlRunner } from '../sql-runner';
 
 interface TaskMessageRow {
   id: string;
@@ -34,7 +33,7 @@ function entryOf(row: TaskMessageRow): TimelineEntry {
     outputTruncated: row.output_truncated,
     toolStatus: row.tool_status,
     errorCode: row.error_code,
-    createdAt: isoOf(row.created_at),
+    createdAt: new Date(row.created_at).toISOString(),
   };
 }
 
@@ -42,11 +41,20 @@ function entryOf(row: TaskMessageRow): TimelineEntry {
  * A task's rows of the `task_message` view after a seq, in seq order, as `TimelineEntry`: the one
  * read behind REST replay and the WebSocket backfill alike. Callers check the workspace first.
  */
-export async function readTimelineRows(dataSource: DataSource, taskId: string, afterSeq: number, limit: number): Promise<{ entries: TimelineEntry[]; hasMore: boolean }> {
-  const rows = await dataSource.query<TaskMessageRow[]>(
+export async function readTimelineRows(
+  runner: SqlRunner,
+  options: { readonly taskId: string; readonly afterSeq: number; readonly limit: number },
+): Promise<{ entries: TimelineEntry[]; hasMore: boolean }> {
+  const rows = await runner.query<TaskMessageRow[]>(
     `select id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, created_at
        from task_message where task_id = $1 and seq > $2 order by seq limit $3`,
-    [taskId, afterSeq, limit + 1],
+    [options.taskId, options.afterSeq, options.limit + 1],
   );
-  return { entries: rows.slice(0, limit).map(entryOf), hasMore: rows.length > limit };
+  return { entries: rows.slice(0, options.limit).map(entryOf), hasMore: rows.length > options.limit };
+}
+
+/** The (task, seq, row id) of every stored row of these tasks, for audits that compare them with the stream. */
+export async function readTimelineRowKeys(runner: SqlRunner, taskIds: readonly string[]): Promise<Array<{ taskId: string; seq: number; id: string }>> {
+  const rows = await runner.query<Array<{ id: string; task_id: string; seq: number }>>('select id, task_id, seq from task_message where task_id = any($1)', [[...taskIds]]);
+  return rows.map((row) => ({ taskId: row.task_id, seq: row.seq, id: row.id }));
 }

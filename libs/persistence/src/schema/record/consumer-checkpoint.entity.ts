@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { safeIntegerTransformer } from './safe-integer.transformer';
+import { safeIntegerTransformer } from '../../entities/safe-integer.transformer';
 
 /** Where a projector is in its JetStream stream; written in the same transaction as its rows. */
 @Entity({ name: 'consumer_checkpoint' })

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { CommandReply } from '@switchyard/contracts';
-import { ProcessedCommandEntity } from '@switchyard/persistence';
+import { ProcessedCommandEntity } from './processed-command.entity';
 
 /**
  * The first reply to each request id, kept so a retried command (its reply was lost) gets the
@@ -27,5 +27,10 @@ export class ProcessedCommandStore {
       commandType: options.commandType,
       reply: options.reply,
     });
+  }
+
+  /** Replaces the kept reply of a request id (outside its command's transaction, for a reply completed after the commit). */
+  async replace(options: { requestId: string; reply: CommandReply<unknown> }): Promise<void> {
+    await this.manager.getRepository(ProcessedCommandEntity).update({ requestId: options.requestId }, { reply: options.reply });
   }
 }
