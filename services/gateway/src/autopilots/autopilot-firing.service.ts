@@ -3,7 +3,7 @@ import type { RawQueryRunner } from '../database/returning-rows';
 import { ApiError, notFound } from '../http/api-error';
 import { IssuesRepository } from '../issues/issues.repository';
 import { TasksService } from '../tasks/tasks.service';
-import { IssueTriggerWriter } from '../triggers/issue-trigger.writer';
+import { IssueTriggerWriter } from '../issues/issue-trigger.writer';
 import { TaskTriggersRepository, type TaskTriggerRecord } from '../triggers/task-triggers.repository';
 import { buildAutopilotPrompt, minuteLabel } from './autopilot-prompt.builder';
 import type { AutopilotFiring, AutopilotTrigger } from './autopilot.schemas';

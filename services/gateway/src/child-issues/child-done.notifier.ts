@@ -4,7 +4,7 @@ import type { JsonLogger } from '@switchyard/service-kit';
 import { GATEWAY_LOGGER } from '../gateway.tokens';
 import { ApiError, type ApiErrorCode } from '../http/api-error';
 import { IssuesRepository } from '../issues/issues.repository';
-import { authorOf, IssueTriggerWriter } from '../triggers/issue-trigger.writer';
+import { authorOf, IssueTriggerWriter } from '../issues/issue-trigger.writer';
 import { TaskReadsRepository } from '../tasks/task-reads.repository';
 import type { TaskTriggerRecord } from '../triggers/task-triggers.repository';
 import { TriggerDispatcher } from '../triggers/trigger.dispatcher';

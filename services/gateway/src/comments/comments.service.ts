@@ -7,7 +7,7 @@ import { WorkspaceNoticesPublisher } from '../live/workspace-notices.publisher';
 import { invalidField } from '../issues/invalid-field';
 import { IssuesRepository } from '../issues/issues.repository';
 import { TasksService } from '../tasks/tasks.service';
-import { authorOf, IssueTriggerWriter, mentionTriggerKey, mentionTriggerPrefix } from '../triggers/issue-trigger.writer';
+import { authorOf, IssueTriggerWriter, mentionTriggerKey, mentionTriggerPrefix } from '../issues/issue-trigger.writer';
 import { TaskTriggersRepository } from '../triggers/task-triggers.repository';
 import { TriggerDispatcher } from '../triggers/trigger.dispatcher';
 import type { CommentChange, CommentView, CreateCommentInput } from './comment.schemas';

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../database/unique-violation';
 import { notFound } from '../http/api-error';
 import { WorkspaceNoticesPublisher } from '../live/workspace-notices.publisher';
 import { TasksService } from '../tasks/tasks.service';
-import { IssueTriggerWriter } from '../triggers/issue-trigger.writer';
+import { IssueTriggerWriter } from './issue-trigger.writer';
 import { TaskTriggersRepository, type TaskTriggerRecord } from '../triggers/task-triggers.repository';
 import { TriggerDispatcher } from '../triggers/trigger.dispatcher';
 import { invalidField } from './invalid-field';

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TasksModule } from '../tasks/tasks.module';
-import { IssueTriggerWriter } from './issue-trigger.writer';
 import { TaskTriggersRepository } from './task-triggers.repository';
 import { TriggerDispatcher } from './trigger.dispatcher';
 
 /** Issue and chat triggers → tasks: written with what triggered them, then sent to the queue. */
 @Module({
   imports: [TasksModule],
-  providers: [TaskTriggersRepository, TriggerDispatcher, IssueTriggerWriter],
-  exports: [TaskTriggersRepository, TriggerDispatcher, IssueTriggerWriter, TasksModule],
+  providers: [TaskTriggersRepository, TriggerDispatcher],
+  exports: [TaskTriggersRepository, TriggerDispatcher, TasksModule],
 })
 export class TriggersModule {}

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { ClaimedTask, ResumeDecision, TaskClaimPayload, TaskSource } from '@switchyard/contracts';
 import type { Task } from '../domain/task.state';
 import { applyTaskCommand, loadTasks, type CommandCause } from '../storage/task.repository';
-import { deriveTaskToken, recordTaskToken } from './task-token';
+import { deriveTaskToken, recordTaskToken } from '../storage/task-token';
 import { agentIssueKey, lockAgentsAndReadActiveWork, lockClaimCandidates, type ActiveWork, type ClaimCandidate } from './claim-candidates.query';
 
 export interface ClaimTasksOptions {

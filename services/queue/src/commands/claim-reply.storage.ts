@@ -1,5 +1,5 @@
 import type { CommandReply, TaskClaimResult } from '@switchyard/contracts';
-import { deriveTaskToken } from '../claim/task-token';
+import { deriveTaskToken } from '../storage/task-token';
 
 type Reply = CommandReply<unknown>;
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { isTerminalTaskState } from '@switchyard/contracts';
 import type { Task } from '../domain/task.state';
-import { revokeTaskTokens } from '../claim/task-token';
+import { revokeTaskTokens } from './task-token';
 
 /**
  * Writes a task's current state into `agent_task_queue`, inside the transaction that appends its

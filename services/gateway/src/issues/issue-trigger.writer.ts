@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { RawQueryRunner } from '../database/returning-rows';
 import { isoOf } from '../http/api-schemas';
-import { taskPriorityOfIssue } from '../issues/issue.schemas';
-import type { IssueRecord } from '../issues/issues.repository';
+import { taskPriorityOfIssue } from './issue.schemas';
+import type { IssueRecord } from './issues.repository';
 import { buildIssuePrompt, PROMPT_MAX_COMMENTS, type PromptComment } from './issue-prompt.builder';
-import { TaskTriggersRepository, type TaskTriggerRecord } from './task-triggers.repository';
+import { TaskTriggersRepository, type TaskTriggerRecord } from '../triggers/task-triggers.repository';
 
 export type IssueTrigger = { readonly kind: 'assignment' } | { readonly kind: 'mention'; readonly comment: PromptComment };
 

@@ -1,4 +1,4 @@
-import { buildChatPrompt } from './chat-prompt.builder';
+import { buildChatPrompt } from '../triggers/chat-prompt.builder';
 import { buildIssuePrompt, PROMPT_COMMENT_MAX_CHARACTERS } from './issue-prompt.builder';
 
 const issue = { id: 'issue-1', title: 'Login fails', description: 'Users see a 500.', status: 'todo', priority: 'high', project: 'web' };
