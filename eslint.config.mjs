@@ -52,6 +52,18 @@ export default tseslint.config(
     },
   },
   {
+    // The raw nats.js clients under a connection are for the bench's baselines alone; tests use
+    // the typed test support.
+    files: ['**/*.spec.ts', '**/*.spec-helper.ts', 'libs/testing/**/*.ts'],
+    ignores: ['libs/messaging/**', 'tools/bench/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@switchyard/messaging/testing', importNames: ['benchmarkNatsClients'], message: 'The raw NATS clients are for tools/bench; use collectNotices, consumerState, ...' }] },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts', 'libs/testing/**/*.ts'],
     rules: { '@typescript-eslint/no-unsafe-assignment': 'off', '@typescript-eslint/no-unsafe-member-access': 'off' },
   },

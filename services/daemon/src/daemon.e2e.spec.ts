@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { TaskSource } from '@switchyard/contracts';
+import { collectNotices, type CollectedNotices } from '@switchyard/messaging/testing';
 import { sampleAgentSnapshot, type ServiceChild } from '@switchyard/testing';
 import { startDaemonE2eStack, type DaemonE2eStack, type TimelineEntry } from './daemon-e2e.spec-helper';
 
@@ -46,26 +47,24 @@ interface Run {
  */
 describe('enqueue → queue → daemon → seven real agent CLIs at once → timeline; follow-ups resume', () => {
   let stack: DaemonE2eStack;
-  let heartbeats: ReturnType<DaemonE2eStack['connection']['nats']['subscribe']>;
+  let heartbeats: CollectedNotices;
   let daemon: ServiceChild;
   const arrivals = new Map<string, number[]>();
   let firstRuns: Run[] = [];
 
   beforeAll(async () => {
     stack = await startDaemonE2eStack();
-    heartbeats = stack.connection.nats.subscribe(stack.connection.namespace.subject('runtime.heartbeat.>'), {
-      callback: (error, message) => {
-        if (error) return;
-        const runtimeId = (JSON.parse(message.string()) as { payload: { runtimeId: string } }).payload.runtimeId;
+    heartbeats = await collectNotices(stack.connection, 'runtime.heartbeat.>', {
+      onNotice: (notice) => {
+        const runtimeId = (JSON.parse(notice.text) as { payload: { runtimeId: string } }).payload.runtimeId;
         arrivals.set(runtimeId, [...(arrivals.get(runtimeId) ?? []), Date.now()]);
       },
     });
-    await stack.connection.nats.flush();
     daemon = await stack.startDaemon({ daemonId: DAEMON_ID, env: { DAEMON_HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_INTERVAL_MS) } });
   }, 180_000);
 
   afterAll(async () => {
-    heartbeats?.unsubscribe();
+    heartbeats?.close();
     await stack?.stop();
   });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { STREAM_CATALOG, createEvent, subjects, uuidv7, type EventType, type PayloadOf, type RuntimeRegisteredPayload, type SwitchyardEvent, type TaskEnqueuedPayload, type TaskState } from '@switchyard/contracts';
-import { connectMessaging, publish, type MessagingConnection } from '@switchyard/messaging';
+import { connectMessaging, durableConsumerBacklog, publish, type MessagingConnection } from '@switchyard/messaging';
 import { sampleAgentSnapshot, startServiceForTest, testNatsUrl, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
 import { gatewayService } from './gateway.service';
 import { RUNTIME_VIEW_CONSUMER } from './runtimes/runtime-view.projector';
@@ -126,11 +126,10 @@ export class GatewayTestKit {
 
   /** Waits until the runtime view's consumer has handled (acked) every runtime event published so far. */
   async runtimeEventsProjected(): Promise<void> {
-    const { namespace, manager } = this.messaging;
-    await waitUntil(async () => {
-      const info = await manager.consumers.info(namespace.stream(STREAM_CATALOG.RUNTIME_EVENTS.name), namespace.consumer(RUNTIME_VIEW_CONSUMER));
-      return info.num_pending === 0 && info.num_ack_pending === 0;
-    }, 'every runtime event is projected');
+    await waitUntil(
+      async () => (await durableConsumerBacklog(this.messaging, { stream: STREAM_CATALOG.RUNTIME_EVENTS.name, name: RUNTIME_VIEW_CONSUMER })) === 0,
+      'every runtime event is projected',
+    );
   }
 
   /** Registers a runtime of a workspace and waits until the gateway's view has it. */

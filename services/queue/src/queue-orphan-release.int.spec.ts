@@ -1,4 +1,5 @@
 import { subjects } from '@switchyard/contracts';
+import { collectNotices } from '@switchyard/messaging/testing';
 import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
 import { queueService } from './queue.service';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
@@ -45,13 +46,8 @@ describe('task.release_orphans: a restarted daemon gives up its previous process
 
   /** Counts the nudges published on a runtime's work-available subject from now on. */
   async function nudgesOn(runtimeId: string): Promise<{ count: () => number }> {
-    let count = 0;
-    const subscription = client.messaging.nats.subscribe(client.messaging.namespace.subject(subjects.workAvailable(runtimeId)));
-    void (async () => {
-      for await (const _ of subscription) count += 1;
-    })();
-    await client.messaging.nats.flush();
-    return { count: () => count };
+    const nudges = await collectNotices(client.messaging, subjects.workAvailable(runtimeId));
+    return { count: () => nudges.received.length };
   }
 
   it('fails the daemon’s running and dispatched attempts runtime_recovery, retries and nudges them, and leaves other daemons alone', async () => {

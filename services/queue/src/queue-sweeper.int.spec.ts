@@ -1,5 +1,6 @@
 import { createEvent, subjects } from '@switchyard/contracts';
 import { publish } from '@switchyard/messaging';
+import { collectNotices } from '@switchyard/messaging/testing';
 import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
 import { queueService } from './queue.service';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
@@ -89,14 +90,10 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
     await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
     await client.expectOk('task.start', { taskId, attempt: 1, daemonId: DAEMON, workDir: '/w', resumedSessionId: null });
     // From here only the sweeper queues work on this runtime (the enqueue's own nudge is behind us).
-    // No nudge within the failure window makes the iteration throw a timeout.
-    const nudges = client.messaging.nats.subscribe(client.messaging.namespace.subject(subjects.workAvailable(runtimeId)), { max: 1, timeout: FAILURE_WINDOW_MS });
-    await client.messaging.nats.flush();
+    const nudges = await collectNotices(client.messaging, subjects.workAvailable(runtimeId), { max: 1 });
 
-    let nudged = 0;
-    for await (const _ of nudges) nudged += 1;
-
-    expect(nudged).toBe(1);
+    // No nudge within the failure window rejects.
+    expect(await nudges.waitFor(1, { timeoutMs: FAILURE_WINDOW_MS })).toHaveLength(1);
     const retries = await client.query<{ status: string }>('select status from agent_task_queue where retry_of_task_id = $1', [taskId]);
     expect(retries).toEqual([{ status: 'queued' }]);
   });

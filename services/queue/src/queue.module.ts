@@ -33,10 +33,10 @@ export class QueueModule {
         { provide: TASK_TOKEN_SECRET, useValue: taskTokenSecret(config, logger) },
         outboxRelayProvider({ pollIntervalMs: config.QUEUE_RELAY_POLL_INTERVAL_MS, logger: logger.child({ component: 'outbox-relay' }) }),
         WorkAvailableNudger,
-        TaskCommandServer,
-        RuntimePresenceConsumer,
         TaskSweeper,
       ],
+      // Message handlers: the messaging transport runs their @MessagePattern / @EventPattern methods.
+      controllers: [TaskCommandServer, RuntimePresenceConsumer],
     };
   }
 }

@@ -14,9 +14,9 @@ export class SessionResumeModule {
       providers: [
         { provide: SESSION_RESUME_CONFIG, useValue: config },
         { provide: SESSION_RESUME_LOGGER, useValue: logger },
-        ResumeIndexProjector,
-        SessionResolveServer,
       ],
+      // Message handlers: the messaging transport runs their @EventPattern / @MessagePattern methods.
+      controllers: [ResumeIndexProjector, SessionResolveServer],
     };
   }
 }

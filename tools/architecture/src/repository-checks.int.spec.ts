@@ -34,11 +34,13 @@ describe('module boundaries (lint)', () => {
     expect(boundaryErrors(result)).toEqual([]);
   });
 
-  it('rejects nats.js outside libs/messaging, and test support in a service', async () => {
+  it('rejects nats.js outside libs/messaging, test support in a service, and the raw clients in tests', async () => {
     const natsProbe = await lintProbe('services/gateway/src', "import { connect } from '@nats-io/transport-node';\nexport const probe = connect;\n");
     expect(natsProbe.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message)).toEqual([expect.stringContaining('Only libs/messaging talks to NATS')]);
     const testingProbe = await lintProbe('services/daemon/src', "import { readStream } from '@switchyard/messaging/testing';\nexport const probe = readStream;\n");
     expect(testingProbe.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message)).toEqual([expect.stringContaining('Test support is for tests')]);
+    const rawClientsProbe = await lintProbe('libs/testing/src', "import { benchmarkNatsClients } from '@switchyard/messaging/testing';\nexport const probe = benchmarkNatsClients;\n");
+    expect(rawClientsProbe.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message)).toEqual([expect.stringContaining('raw NATS clients are for tools/bench')]);
     const insideMessaging = await lintProbe('libs/messaging/src', "import { connect } from '@nats-io/transport-node';\nexport const probe = connect;\n");
     expect(insideMessaging.messages.filter((message) => message.ruleId === 'no-restricted-imports')).toEqual([]);
   });

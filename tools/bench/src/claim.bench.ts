@@ -1,5 +1,6 @@
 import { createCommand, subjects, type CommandName, type CommandPayloadOf, type CommandResultOf } from '@switchyard/contracts';
 import { request, type MessagingConnection } from '@switchyard/messaging';
+import { benchmarkNatsClients } from '@switchyard/messaging/testing';
 import { sampleAgentSnapshot } from '@switchyard/testing';
 import type { RoundTripFigures } from './nats-request-reply.bench';
 import { format, type TableRow } from './report-table';
@@ -42,9 +43,10 @@ export async function measureClaims(
   options: { readonly latencySamples: number; readonly backlog: number; readonly claimers: number; readonly batch: number },
 ): Promise<ClaimFigures> {
   const runtimeId = 'bench-latency-runtime';
-  const nudges = connection.nats.subscribe(connection.namespace.subject(subjects.workAvailable(runtimeId)));
+  const { nats } = benchmarkNatsClients(connection);
+  const nudges = nats.subscribe(connection.namespace.subject(subjects.workAvailable(runtimeId)));
   const iterator = nudges[Symbol.asyncIterator]();
-  await connection.nats.flush();
+  await nats.flush();
   const latencies: number[] = [];
   try {
     for (let sample = 0; sample < options.latencySamples + 20; sample += 1) {

@@ -1,5 +1,6 @@
 import { STREAM_CATALOG, subjects } from '@switchyard/contracts';
 import type { MessagingConnection } from '@switchyard/messaging';
+import { benchmarkNatsClients } from '@switchyard/messaging/testing';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchSystem } from './bench-system';
@@ -265,7 +266,7 @@ function startJetStreamCounter(connection: MessagingConnection, taskIds: Readonl
   let lastGrowthAt: number | undefined;
   let stopped = false;
   const count = async (): Promise<void> => {
-    const info = await connection.manager.streams.info(stream, { subjects_filter: filter });
+    const info = await benchmarkNatsClients(connection).manager.streams.info(stream, { subjects_filter: filter });
     let total = 0;
     for (const [subject, messages] of Object.entries(info.state.subjects ?? {})) {
       if (taskIds.has(subject.slice(subject.lastIndexOf('.') + 1))) total += messages;

@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { subjects } from '@switchyard/contracts';
 import type { MessagingConnection } from '@switchyard/messaging';
+import { benchmarkNatsClients } from '@switchyard/messaging/testing';
 import type { GatewayClient } from './gateway.client';
 import { fakePrompt } from './fake-agent/fake-prompt';
 import { format, type TableRow } from './report-table';
@@ -71,7 +72,7 @@ export async function measureLiveLatency(options: {
 
 /** Every `sent=` stamp published on the task's `task.message` subject, timed on arrival. */
 function recordLineArrivals(connection: MessagingConnection, taskId: string): { stop(): LatencySummary } {
-  const subscription = connection.nats.subscribe(connection.namespace.subject(subjects.taskEvent('task.message', taskId)));
+  const subscription = benchmarkNatsClients(connection).nats.subscribe(connection.namespace.subject(subjects.taskEvent('task.message', taskId)));
   const latencies: number[] = [];
   void (async () => {
     for await (const message of subscription) {
@@ -90,8 +91,10 @@ function recordLineArrivals(connection: MessagingConnection, taskId: string): { 
 
 async function measureNatsPublishToSubscriber(connection: MessagingConnection, events: number, ratePerSecond: number): Promise<LatencySummary> {
   const subject = connection.namespace.subject('bench.live.baseline');
-  const subscription = connection.nats.subscribe(subject, { max: events });
-  await connection.nats.flush();
+  // The baseline is nats.js itself, without our layer.
+  const { nats } = benchmarkNatsClients(connection);
+  const subscription = nats.subscribe(subject, { max: events });
+  await nats.flush();
   const latencies: number[] = [];
   const received = (async () => {
     for await (const message of subscription) latencies.push(wallClockMs() - Number(message.string()));
@@ -100,7 +103,7 @@ async function measureNatsPublishToSubscriber(connection: MessagingConnection, e
   for (let index = 0; index < events; index += 1) {
     const wait = startedAt + (index * 1_000) / ratePerSecond - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    connection.nats.publish(subject, wallClockMs().toFixed(3));
+    nats.publish(subject, wallClockMs().toFixed(3));
   }
   await received;
   return summarizeLatencies(latencies);

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { connectMessaging } from '@switchyard/messaging';
+import { connectMessaging, natsServerVersion } from '@switchyard/messaging';
 import { deleteNamespaceStreams } from '@switchyard/messaging/testing';
 import { provideBenchInfrastructure, serverVersions } from './bench-infrastructure';
 import { selectSections, type BenchSection } from './bench-sections';
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
       cpu: cpus()[0]?.model ?? 'unknown',
       memoryGiB: Math.round(totalmem() / 2 ** 30),
       node: process.version,
-      natsServer: connection.nats.info?.version ?? 'unknown',
+      natsServer: natsServerVersion(connection) ?? 'unknown',
       ...(await serverVersions(infrastructure.databaseUrl)),
       nats: infrastructure.natsDescription,
       database: infrastructure.databaseDescription,

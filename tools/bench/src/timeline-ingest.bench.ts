@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { AckPolicy } from '@nats-io/jetstream';
 import { messageIds, subjects, type AgentMessage } from '@switchyard/contracts';
 import { provisionStreams, publish, type MessagingConnection } from '@switchyard/messaging';
+import { benchmarkNatsClients } from '@switchyard/messaging/testing';
 import { createMessageSanitizer } from '@switchyard/redaction';
 import { format, type TableRow } from './report-table';
 import { elapsedMs } from './statistics';
@@ -86,9 +87,11 @@ async function measureRawJetStream(connection: MessagingConnection, events: numb
   const stream = 'BENCH_RAW_TIMELINE';
   await provisionStreams(connection, [{ name: stream, subjects: ['bench.raw.>'], storage: 'file', maxBytes: 256 * 1024 * 1024 }]);
   const streamName = connection.namespace.stream(stream);
-  await connection.manager.consumers.add(streamName, { durable_name: 'bench-raw', ack_policy: AckPolicy.Explicit, max_ack_pending: 10_000 });
+  // The baseline is nats.js itself, without our layer.
+  const { jetstream, manager } = benchmarkNatsClients(connection);
+  await manager.consumers.add(streamName, { durable_name: 'bench-raw', ack_policy: AckPolicy.Explicit, max_ack_pending: 10_000 });
   const payloads = Array.from({ length: events }, (_, index) => new TextEncoder().encode(JSON.stringify(timelineEvent(`bench-raw-${index % 100}`, index, sanitize))));
-  const consumer = await connection.jetstream.consumers.get(streamName, 'bench-raw');
+  const consumer = await jetstream.consumers.get(streamName, 'bench-raw');
   const start = process.hrtime.bigint();
   const consuming = (async () => {
     const messages = await consumer.consume({ max_messages: 1_000 });
@@ -104,13 +107,13 @@ async function measureRawJetStream(connection: MessagingConnection, events: numb
   for (let offset = 0; offset < events; offset += window) {
     await Promise.all(
       payloads.slice(offset, offset + window).map((payload, index) =>
-        connection.jetstream.publish(connection.namespace.subject(`bench.raw.task-${(offset + index) % 100}`), payload, { msgID: `raw:${offset + index}` }),
+        jetstream.publish(connection.namespace.subject(`bench.raw.task-${(offset + index) % 100}`), payload, { msgID: `raw:${offset + index}` }),
       ),
     );
   }
   await consuming;
   const seconds = elapsedMs(start) / 1000;
-  await connection.manager.streams.delete(streamName);
+  await manager.streams.delete(streamName);
   return events / seconds;
 }
 

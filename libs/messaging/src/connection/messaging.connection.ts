@@ -1,14 +1,16 @@
 import { connect, type ConnectionOptions, type NatsConnection, type Status } from '../nats-core/nats-core.bridge';
-import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { MessagingNotReadyError, describeCause } from '../errors/messaging.errors';
 import { createNamespace, type MessagingNamespace } from '../namespace/messaging.namespace';
 import { silentMessagingLogger, type MessagingLogger } from './messaging.logger';
+import { attachNatsClients, natsClients } from './nats-clients';
 
-/** One NATS connection with its JetStream client, manager and namespace; shared by every API here. */
+/**
+ * One NATS connection and its namespace, shared by every API here. The nats.js clients under it
+ * are private to this lib (see `nats-clients.ts`): outside it, NATS is reached only through the
+ * typed functions that take a connection.
+ */
 export interface MessagingConnection {
-  readonly nats: NatsConnection;
-  readonly jetstream: JetStreamClient;
-  readonly manager: JetStreamManager;
   readonly namespace: MessagingNamespace;
   readonly logger: MessagingLogger;
   /** Drains subscriptions and pending publishes, then closes. Safe to call more than once. */
@@ -70,24 +72,32 @@ export async function connectMessaging(options: ConnectMessagingOptions): Promis
   }
   logger.info({ server: nats.getServer(), name: options.name, namespace: namespace.value }, 'messaging connected');
 
-  return {
-    nats,
-    jetstream: jetstream(nats, { timeout: requestTimeoutMs }),
-    manager,
-    namespace,
-    logger,
-    close: () => drainConnection(nats),
-  };
+  const connection: MessagingConnection = { namespace, logger, close: () => drainConnection(nats) };
+  attachNatsClients(connection, { nats, jetstream: jetstream(nats, { timeout: requestTimeoutMs }), manager });
+  return connection;
+}
+
+/** The same connection (same clients, same namespace) logging to `logger`, e.g. a component's. */
+export function withMessagingLogger(connection: MessagingConnection, logger: MessagingLogger): MessagingConnection {
+  const derived: MessagingConnection = { namespace: connection.namespace, logger, close: () => connection.close() };
+  attachNatsClients(derived, natsClients(connection));
+  return derived;
+}
+
+/** The version the connected nats-server announced, for diagnostics and reports. */
+export function natsServerVersion(connection: MessagingConnection): string | undefined {
+  return natsClients(connection).nats.info?.version;
 }
 
 /** Throws `MessagingNotReadyError` unless the server answers a flush and a JetStream call in time. */
 export async function checkNatsReady(connection: MessagingConnection, options: { timeoutMs?: number } = {}): Promise<void> {
   const timeoutMs = options.timeoutMs ?? 2_000;
-  if (connection.nats.isClosed()) throw new MessagingNotReadyError('NATS connection is closed');
-  if (connection.nats.isDraining()) throw new MessagingNotReadyError('NATS connection is draining');
+  const { nats, manager } = natsClients(connection);
+  if (nats.isClosed()) throw new MessagingNotReadyError('NATS connection is closed');
+  if (nats.isDraining()) throw new MessagingNotReadyError('NATS connection is draining');
   try {
-    await withTimeout(connection.nats.flush(), { timeoutMs, label: 'NATS flush' });
-    await withTimeout(connection.manager.getAccountInfo(), { timeoutMs, label: 'JetStream account info' });
+    await withTimeout(nats.flush(), { timeoutMs, label: 'NATS flush' });
+    await withTimeout(manager.getAccountInfo(), { timeoutMs, label: 'JetStream account info' });
   } catch (error) {
     throw new MessagingNotReadyError(`NATS is not ready: ${describeCause(error)}`, error);
   }

@@ -2,7 +2,9 @@ import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { describeCause } from '../errors/messaging.errors';
 import type { ConsumerDefinition } from '../provisioning/stream.definitions';
-import { CONSUME_RESTART_DELAY_MS, runConsumeLoop, settle } from './consume-loop';
+import { CONSUME_RESTART_DELAY_MS, flushAcks, runConsumeLoop, settle } from './consume-loop';
+import { toPulledMessage, type PulledMessage } from './pulled-message';
+import { natsClients } from '../connection/nats-clients';
 
 /** When a batch closes: whichever limit is reached first once its first message arrived. */
 export interface BatchLimits {
@@ -24,7 +26,7 @@ export interface BatchPullOptions {
    * delivery order, with up to `pipelineDepth` batches in flight: a handler that must write in
    * order serializes that part itself (and overlaps the rest with the previous batch's write).
    */
-  readonly handleBatch: (messages: readonly JsMsg[], signal: AbortSignal) => Promise<void>;
+  readonly handleBatch: (messages: readonly PulledMessage[], signal: AbortSignal) => Promise<void>;
   /** Batches handed out before the oldest has finished. Default 2. */
   readonly pipelineDepth?: number;
 }
@@ -73,7 +75,10 @@ export async function startBatchPull(options: BatchPullOptions): Promise<Running
       return;
     }
     try {
-      await options.handleBatch(batch, stopController.signal);
+      await options.handleBatch(
+        batch.map((message) => toPulledMessage(connection, message)),
+        stopController.signal,
+      );
     } catch (error) {
       logger.error({ ...labels, size: batch.length, error: describeCause(error) }, 'batch failed; handing it back');
       for (const message of batch) settle(() => message.nak(CONSUME_RESTART_DELAY_MS));
@@ -81,7 +86,7 @@ export async function startBatchPull(options: BatchPullOptions): Promise<Running
   };
 
   const consumeOnce = async (): Promise<void> => {
-    const consumer = await connection.jetstream.consumers.get(stream, durable);
+    const consumer = await natsClients(connection).jetstream.consumers.get(stream, durable);
     // Pull ahead: the next batch arrives while the current one is being written.
     const messages = await consumer.consume({ max_messages: limits.maxMessages * 2 });
     current = messages;
@@ -136,7 +141,7 @@ export async function startBatchPull(options: BatchPullOptions): Promise<Running
       stopController.abort();
       await current?.close().catch(() => undefined);
       await loopDone;
-      if (!connection.nats.isClosed()) await connection.nats.flush().catch(() => undefined);
+      await flushAcks(connection);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { sleep } from '../backoff/retry-backoff';
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { describeCause } from '../errors/messaging.errors';
+import { natsClients } from '../connection/nats-clients';
 
 /** Pause before a failed consume loop starts again. */
 export const CONSUME_RESTART_DELAY_MS = 1_000;
@@ -20,7 +21,7 @@ export async function runConsumeLoop(options: {
   readonly settled?: () => Promise<unknown>;
 }): Promise<void> {
   const { connection, signal } = options;
-  while (!signal.aborted && !connection.nats.isClosed()) {
+  while (!signal.aborted && !natsClients(connection).nats.isClosed()) {
     try {
       await options.consumeOnce();
     } catch (error) {
@@ -40,4 +41,10 @@ export function settle(action: () => void): void {
   } catch {
     // Deliberately ignored: see above.
   }
+}
+
+/** Pushes the final acks out before callers close the connection. */
+export async function flushAcks(connection: MessagingConnection): Promise<void> {
+  const { nats } = natsClients(connection);
+  if (!nats.isClosed()) await nats.flush().catch(() => undefined);
 }

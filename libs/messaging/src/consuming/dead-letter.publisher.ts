@@ -1,10 +1,8 @@
-import type { JsMsg } from '@nats-io/jetstream';
 import type { Context } from '@opentelemetry/api';
 import { HEADERS } from '@switchyard/contracts';
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { describeCause } from '../errors/messaging.errors';
-import { messageHeaders } from '../nats-core/nats-core.bridge';
-import { headersToRecord, sanitizeHeaderValue } from '../headers/trace-context.propagation';
+import { sanitizeHeaderValue } from '../headers/trace-context.propagation';
 import { deadLetterSubject } from '../provisioning/stream.definitions';
 import { publish, type PublishResult } from '../publishing/jetstream.publisher';
 
@@ -31,9 +29,19 @@ export interface DeadLetterEvent {
   readonly deadLetterSeq: number;
 }
 
+/** What a dead-letter copy is made of: a delivered message (`PulledMessage` is one). */
+export interface DeadLetterSource {
+  /** Logical subject. */
+  readonly subject: string;
+  readonly data: Uint8Array;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly streamSequence: number;
+  readonly deliveryCount: number;
+}
+
 export interface DeadLetterOptions {
   readonly connection: MessagingConnection;
-  readonly message: JsMsg;
+  readonly message: DeadLetterSource;
   /** Logical stream and consumer names. */
   readonly stream: string;
   readonly consumer: string;
@@ -48,16 +56,16 @@ export interface DeadLetterOptions {
  */
 export async function publishDeadLetter(options: DeadLetterOptions): Promise<{ event: DeadLetterEvent; result: PublishResult }> {
   const { connection, message, stream, consumer, reason } = options;
-  const subject = connection.namespace.logicalSubject(message.subject);
+  const subject = message.subject;
   const detail = sanitizeHeaderValue(`${reason}: ${describeCause(options.error)}`, 512);
   // JetStream's own headers (msg id, expectations) belong to the original publish, not the copy.
   const carried = Object.fromEntries(
-    Object.entries(headersToRecord(messageHeaders(message))).filter(([name]) => !name.toLowerCase().startsWith('nats-')),
+    Object.entries(message.headers).filter(([name]) => !name.toLowerCase().startsWith('nats-')),
   );
   const result = await publish(connection, {
     subject: deadLetterSubject(stream, consumer),
     data: message.data,
-    messageId: `${stream}:${consumer}:${message.info.streamSequence}`,
+    messageId: `${stream}:${consumer}:${message.streamSequence}`,
     traceContext: options.traceContext,
     retry: { maxAttempts: 5 },
     headers: {
@@ -66,7 +74,7 @@ export async function publishDeadLetter(options: DeadLetterOptions): Promise<{ e
       [HEADERS.deadLetterStream]: stream,
       [HEADERS.deadLetterConsumer]: consumer,
       [HEADERS.deadLetterSubject]: subject,
-      [HEADERS.deadLetterDeliveries]: String(message.info.deliveryCount),
+      [HEADERS.deadLetterDeliveries]: String(message.deliveryCount),
     },
   });
   return {
@@ -77,8 +85,8 @@ export async function publishDeadLetter(options: DeadLetterOptions): Promise<{ e
       stream,
       consumer,
       subject,
-      streamSeq: message.info.streamSequence,
-      deliveries: message.info.deliveryCount,
+      streamSeq: message.streamSequence,
+      deliveries: message.deliveryCount,
       deadLetterSeq: result.seq,
     },
   };

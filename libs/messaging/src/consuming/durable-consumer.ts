@@ -2,6 +2,7 @@ import { DeliverPolicy, JetStreamApiCodes, JetStreamApiError } from '@nats-io/je
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { differingFields, toConsumerConfig } from '../provisioning/stream.provisioner';
 import type { ConsumerDefinition } from '../provisioning/stream.definitions';
+import { natsClients } from '../connection/nats-clients';
 
 const isConsumerNotFound = (error: unknown): boolean => error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound;
 
@@ -18,7 +19,7 @@ export async function ensureDurableConsumer(options: {
   const { connection, definition } = options;
   const stream = connection.namespace.stream(definition.stream);
   const desired = toConsumerConfig(definition, connection.namespace);
-  const existing = await connection.manager.consumers.info(stream, desired.durable_name).catch((error: unknown) => {
+  const existing = await natsClients(connection).manager.consumers.info(stream, desired.durable_name).catch((error: unknown) => {
     if (isConsumerNotFound(error)) return undefined;
     throw error;
   });
@@ -26,7 +27,7 @@ export async function ensureDurableConsumer(options: {
     const startAfter = await options.startAfter();
     const start = startAfter === undefined ? {} : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: startAfter + 1 };
     try {
-      await connection.manager.consumers.add(stream, { ...desired, ...start });
+      await natsClients(connection).manager.consumers.add(stream, { ...desired, ...start });
     } catch (error) {
       // Another replica created it first: fine, it is the same consumer.
       if (!(error instanceof JetStreamApiError && /already in use|already exists/i.test(error.message))) throw error;
@@ -35,13 +36,13 @@ export async function ensureDurableConsumer(options: {
   }
   const { durable_name: _durable, ack_policy: _ackPolicy, deliver_policy: _deliverPolicy, ...updatable } = desired;
   if (differingFields(updatable, existing.config).length === 0) return { outcome: 'unchanged' };
-  await connection.manager.consumers.update(stream, desired.durable_name, updatable);
+  await natsClients(connection).manager.consumers.update(stream, desired.durable_name, updatable);
   return { outcome: 'updated' };
 }
 
 /** Removes a durable consumer; true when there was one. */
 export async function deleteDurableConsumer(connection: MessagingConnection, options: { readonly stream: string; readonly name: string }): Promise<boolean> {
-  return connection.manager.consumers.delete(connection.namespace.stream(options.stream), connection.namespace.consumer(options.name)).catch((error: unknown) => {
+  return natsClients(connection).manager.consumers.delete(connection.namespace.stream(options.stream), connection.namespace.consumer(options.name)).catch((error: unknown) => {
     if (isConsumerNotFound(error)) return false;
     throw error;
   });
@@ -49,6 +50,6 @@ export async function deleteDurableConsumer(connection: MessagingConnection, opt
 
 /** Messages a durable consumer has not had acknowledged yet: still to deliver plus in flight. */
 export async function durableConsumerBacklog(connection: MessagingConnection, options: { readonly stream: string; readonly name: string }): Promise<number> {
-  const info = await connection.manager.consumers.info(connection.namespace.stream(options.stream), connection.namespace.consumer(options.name));
+  const info = await natsClients(connection).manager.consumers.info(connection.namespace.stream(options.stream), connection.namespace.consumer(options.name));
   return info.num_pending + info.num_ack_pending;
 }

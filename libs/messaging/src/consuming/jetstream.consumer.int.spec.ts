@@ -1,7 +1,7 @@
 import { ROOT_CONTEXT, TraceFlags, context as otelContext, trace } from '@opentelemetry/api';
 import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
 import { HEADERS } from '@switchyard/contracts';
-import { connectMessaging, type MessagingConnection } from '../connection/messaging.connection';
+import { connectMessaging, withMessagingLogger, type MessagingConnection } from '../connection/messaging.connection';
 import { PermanentError } from '../errors/messaging.errors';
 import { DEAD_LETTER_STREAM_NAME, deadLetterStreamDefinition, type ConsumerDefinition, type StreamDefinition } from '../provisioning/stream.definitions';
 import { provisionStreams } from '../provisioning/stream.provisioner';
@@ -12,6 +12,8 @@ import { readStream } from '../testing-support/read-stream';
 import { waitFor } from '../testing-support/wait-for';
 import { startConsumer, type DeliveryContext, type RunningConsumer } from './jetstream.consumer';
 import type { DeadLetterEvent } from './dead-letter.publisher';
+import { closeConnectionAbruptly, consumerState } from '../testing-support/consumer-state';
+import { deleteDurableConsumer } from './durable-consumer';
 
 const streams: StreamDefinition[] = [
   { name: 'TASKS', subjects: ['task.>'], storage: 'memory' },
@@ -194,7 +196,7 @@ describe('startConsumer against nats-server', () => {
     await publish(connection, { subject: subject('t4'), data: { taskId: 't4' }, messageId: 't4:1' });
     await handlerStarted.promise;
 
-    await doomedConnection.nats.close();
+    await closeConnectionAbruptly(doomedConnection);
     const received: DeliveryContext[] = [];
     running.push(
       await startConsumer(connection, {
@@ -234,12 +236,12 @@ describe('startConsumer against nats-server', () => {
     await publish(connection, { subject: subject('t5'), data: {}, messageId: 't5:1' });
     await waitFor(() => heartbeats >= 12, { description: 'long handler finished' });
     const info = await waitFor(async () => {
-      const current = await connection.manager.consumers.info(connection.namespace.stream('TASKS'), connection.namespace.consumer(definition.name));
-      return current.num_ack_pending === 0 && current;
+      const current = await consumerState(connection, { stream: 'TASKS', name: definition.name });
+      return current.ackPending === 0 && current;
     }, { description: 'ack recorded' });
 
     expect(deliveries).toEqual([1]);
-    expect(info.num_redelivered).toBe(0);
+    expect(info.redelivered).toBe(0);
   });
 
   it('keeps per-subject order with several handlers running at once', async () => {
@@ -294,18 +296,18 @@ describe('startConsumer against nats-server', () => {
     expect(events).toEqual(['handler finished', 'stopped']);
     // The server applies acks asynchronously, so wait for it to record this one.
     const info = await waitFor(async () => {
-      const current = await connection.manager.consumers.info(connection.namespace.stream('TASKS'), connection.namespace.consumer(definition.name));
-      return current.num_ack_pending === 0 && current;
+      const current = await consumerState(connection, { stream: 'TASKS', name: definition.name });
+      return current.ackPending === 0 && current;
     }, { description: 'ack recorded' });
-    expect(info.num_pending).toBe(0);
-    expect(info.delivered.stream_seq).toBe(info.ack_floor.stream_seq);
+    expect(info.pending).toBe(0);
+    expect(info.deliveredStreamSequence).toBe(info.ackFloorStreamSequence);
   });
 
   it('recreates a deleted consumer and continues', async () => {
     const { definition, subject } = consumerFor();
     const received: unknown[] = [];
     const warnings: string[] = [];
-    const watched = { ...connection, logger: { ...connection.logger, warn: (_details: object, message: string) => warnings.push(message) } };
+    const watched = withMessagingLogger(connection, { ...connection.logger, warn: (_details: object, message: string) => warnings.push(message) });
     running.push(
       await startConsumer(watched, {
         consumer: definition,
@@ -318,7 +320,7 @@ describe('startConsumer against nats-server', () => {
     await publish(connection, { subject: subject('t7'), data: { n: 1 }, messageId: 't7:1' });
     await waitFor(() => received.length === 1, { description: 'first message' });
 
-    await connection.manager.consumers.delete(connection.namespace.stream('TASKS'), connection.namespace.consumer(definition.name));
+    await deleteDurableConsumer(connection, { stream: 'TASKS', name: definition.name });
     await publish(connection, { subject: subject('t7'), data: { n: 2 }, messageId: 't7:2' });
 
     await waitFor(() => received.some((body) => JSON.stringify(body) === '{"n":2}'), { description: 'message after recreation', timeoutMs: 20_000 });

@@ -1,17 +1,18 @@
-import { ROOT_CONTEXT, context as otelContext, type Context } from '@opentelemetry/api';
-import { messageHeaders, millis } from '../nats-core/nats-core.bridge';
+import { context as otelContext, type Context } from '@opentelemetry/api';
+import { millis } from '../nats-core/nats-core.bridge';
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import { HEADERS } from '@switchyard/contracts';
 import { redeliveryDelay } from '../backoff/retry-backoff';
 import { jsonCodec, type MessageCodec } from '../codec/message.codec';
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { describeCause, isRetryableError } from '../errors/messaging.errors';
-import { extractTraceContext, headersToRecord } from '../headers/trace-context.propagation';
 import type { ConsumerDefinition } from '../provisioning/stream.definitions';
 import { provisionConsumers } from '../provisioning/stream.provisioner';
 import { DEAD_LETTER_REASONS, publishDeadLetter, type DeadLetterEvent, type DeadLetterReason } from './dead-letter.publisher';
-import { runConsumeLoop, settle } from './consume-loop';
+import { flushAcks, runConsumeLoop, settle } from './consume-loop';
+import { toPulledMessage, type PulledMessage } from './pulled-message';
 import { KeyedConcurrencyLimiter } from './keyed-concurrency.limiter';
+import { natsClients } from '../connection/nats-clients';
 
 /** What a handler knows about the delivery it is processing. */
 export interface DeliveryContext {
@@ -78,61 +79,58 @@ export async function startConsumer<T>(connection: MessagingConnection, options:
   await ensureConsumer();
 
   const deadLetter = async (
-    message: JsMsg,
-    { reason, error, traceContext }: { reason: DeadLetterReason; error: unknown; traceContext: Context },
+    message: PulledMessage,
+    { reason, error }: { reason: DeadLetterReason; error: unknown },
   ): Promise<void> => {
     try {
       message.working();
-      const { event } = await publishDeadLetter({ connection, message, ...labels, reason, error, traceContext });
-      // No reason argument: servers before 2.10.4 do not recognise `+TERM <reason>` and redeliver the
-      // message forever. The reason travels in the dead-letter copy's headers instead.
+      const { event } = await publishDeadLetter({ connection, message, ...labels, reason, error, traceContext: message.traceContext });
       message.term();
       logger.warn({ ...labels, reason, streamSeq: event.streamSeq, error: event.detail }, 'message dead-lettered');
       options.onDeadLetter?.(event);
     } catch (publishError) {
       // Without a dead-letter copy the message must stay in the stream; hand it back for later.
       logger.error({ ...labels, reason, error: describeCause(publishError) }, 'dead-lettering failed; message handed back');
-      settle(() => message.nak(redeliveryDelay({ deliveryCount: message.info.deliveryCount, backoffMs, fallbackMs: fallbackDelayMs })));
+      message.nak(redeliveryDelay({ deliveryCount: message.deliveryCount, backoffMs, fallbackMs: fallbackDelayMs }));
     }
   };
 
-  const handleMessage = async (message: JsMsg): Promise<void> => {
-    const traceContext = extractTraceContext(messageHeaders(message), ROOT_CONTEXT);
-    const deliveryCount = message.info.deliveryCount;
+  const handleMessage = async (raw: JsMsg): Promise<void> => {
+    const message = toPulledMessage(connection, raw);
+    const { deliveryCount, traceContext } = message;
     let decoded: T;
     try {
       decoded = codec.decode(message.data);
     } catch (error) {
-      await deadLetter(message, { reason: DEAD_LETTER_REASONS.decodeFailed, error, traceContext });
+      await deadLetter(message, { reason: DEAD_LETTER_REASONS.decodeFailed, error });
       return;
     }
-    const headers = headersToRecord(messageHeaders(message));
     const delivery: DeliveryContext = {
-      subject: namespace.logicalSubject(message.subject),
+      subject: message.subject,
       ...labels,
-      streamSeq: message.info.streamSequence,
+      streamSeq: message.streamSequence,
       deliveryCount,
       maxDeliver,
-      messageId: headers[HEADERS.messageId],
-      headers,
+      messageId: message.headers[HEADERS.messageId],
+      headers: message.headers,
       traceContext,
-      working: () => settle(() => message.working()),
+      working: () => message.working(),
     };
     try {
       await otelContext.with(traceContext, () => options.handler(decoded, delivery));
     } catch (error) {
       if (!isRetryableError(error)) {
-        await deadLetter(message, { reason: DEAD_LETTER_REASONS.permanentError, error, traceContext });
+        await deadLetter(message, { reason: DEAD_LETTER_REASONS.permanentError, error });
       } else if (deliveryCount >= maxDeliver) {
-        await deadLetter(message, { reason: DEAD_LETTER_REASONS.maxDeliverExceeded, error, traceContext });
+        await deadLetter(message, { reason: DEAD_LETTER_REASONS.maxDeliverExceeded, error });
       } else {
         const delay = redeliveryDelay({ deliveryCount, backoffMs, fallbackMs: fallbackDelayMs });
         logger.warn({ ...labels, streamSeq: delivery.streamSeq, deliveryCount, delay, error: describeCause(error) }, 'handler failed; will retry');
-        settle(() => message.nak(delay));
+        message.nak(delay);
       }
       return;
     }
-    settle(() => message.ack());
+    message.ack();
   };
 
   // A deleted consumer stalls the pull until heartbeats are missed; recreating it and restarting
@@ -161,7 +159,7 @@ export async function startConsumer<T>(connection: MessagingConnection, options:
   };
 
   const consumeOnce = async (): Promise<void> => {
-    const consumer = await connection.jetstream.consumers.get(streamName, consumerName);
+    const consumer = await natsClients(connection).jetstream.consumers.get(streamName, consumerName);
     const info = await consumer.info(true);
     maxDeliver = info.config.max_deliver && info.config.max_deliver > 0 ? info.config.max_deliver : definition.maxDeliver;
     const serverBackoff = (info.config.backoff ?? []).map((delay) => millis(delay));
@@ -193,8 +191,7 @@ export async function startConsumer<T>(connection: MessagingConnection, options:
       await current?.close();
       await loopDone;
       await limiter.idle();
-      // Push the final acks out before callers close the connection.
-      if (!connection.nats.isClosed()) await connection.nats.flush().catch(() => undefined);
+      await flushAcks(connection);
       logger.info(labels, 'consumer stopped');
     },
   };

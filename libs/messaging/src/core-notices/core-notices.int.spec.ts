@@ -6,6 +6,7 @@ import { publish } from '../publishing/jetstream.publisher';
 import { firstStoredMessage, openOrderedReplay } from '../replay/ordered-replay';
 import { deleteNamespaceStreams } from '../testing-support/namespace-cleanup';
 import { publishNotice, subscribeNotices, type Notice } from './core-notices';
+import { flushConnection, publishRawNotice } from '../testing-support/collect-notices';
 
 const events: StreamDefinition = { name: 'EVENTS', subjects: ['event.>'], storage: 'memory', duplicateWindowMs: 60_000 };
 
@@ -36,9 +37,9 @@ describe('core notices and stream replay (real nats-server)', () => {
         received.push({ subject: notice.subject, value: JSON.parse(notice.text) });
       },
     });
-    await connection.nats.flush();
+    await flushConnection(connection);
     publishNotice(connection, 'notify.probe.a', { n: 1 });
-    connection.nats.publish(connection.namespace.subject('notify.probe.b'), 'not json {');
+    publishRawNotice(connection, 'notify.probe.b', 'not json {');
     publishNotice(connection, 'notify.probe.c', { n: 3 });
     await subscription.closed;
 
@@ -52,7 +53,7 @@ describe('core notices and stream replay (real nats-server)', () => {
   it('sends a bare nudge as an empty message, and stops at max', async () => {
     const texts: string[] = [];
     const subscription = subscribeNotices(connection, { subject: 'notify.nudge', max: 1, onNotice: (notice) => void texts.push(notice.text) });
-    await connection.nats.flush();
+    await flushConnection(connection);
     publishNotice(connection, 'notify.nudge');
     await subscription.closed;
     expect(texts).toEqual(['']);

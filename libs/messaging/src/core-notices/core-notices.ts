@@ -1,5 +1,6 @@
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { describeCause } from '../errors/messaging.errors';
+import { natsClients } from '../connection/nats-clients';
 
 /** One core NATS message, with the subject as the application names it (namespace removed). */
 export interface Notice {
@@ -19,7 +20,7 @@ export interface NoticeSubscription {
  * reload repairs. `data` is sent as JSON; no data sends an empty message.
  */
 export function publishNotice(connection: MessagingConnection, subject: string, data?: unknown): void {
-  connection.nats.publish(connection.namespace.subject(subject), data === undefined ? undefined : JSON.stringify(data));
+  natsClients(connection).nats.publish(connection.namespace.subject(subject), data === undefined ? undefined : JSON.stringify(data));
 }
 
 /**
@@ -32,7 +33,7 @@ export function subscribeNotices(
   connection: MessagingConnection,
   options: { readonly subject: string; readonly max?: number; readonly onNotice: (notice: Notice) => void | Promise<void> },
 ): NoticeSubscription {
-  const subscription = connection.nats.subscribe(connection.namespace.subject(options.subject), options.max === undefined ? {} : { max: options.max });
+  const subscription = natsClients(connection).nats.subscribe(connection.namespace.subject(options.subject), options.max === undefined ? {} : { max: options.max });
   const closed = (async () => {
     for await (const message of subscription) {
       const subject = connection.namespace.logicalSubject(message.subject);
@@ -48,5 +49,5 @@ export function subscribeNotices(
 
 /** Connection status changes (`disconnect`, `reconnect`, ...) until the connection closes. */
 export async function* connectionStatus(connection: MessagingConnection): AsyncGenerator<{ readonly type: string }> {
-  for await (const status of connection.nats.status()) yield { type: status.type };
+  for await (const status of natsClients(connection).nats.status()) yield { type: status.type };
 }

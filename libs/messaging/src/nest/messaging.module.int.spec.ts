@@ -1,34 +1,30 @@
-import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { EventPattern, Payload } from '@nestjs/microservices';
 import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
-import { connectMessaging } from '../connection/messaging.connection';
-import type { NatsConnection } from '../nats-core/nats-core.bridge';
+import { checkNatsReady, connectMessaging, type MessagingConnection } from '../connection/messaging.connection';
 import { deadLetterStreamDefinition, type ConsumerDefinition, type StreamDefinition } from '../provisioning/stream.definitions';
 import { provisionStreams } from '../provisioning/stream.provisioner';
 import { deleteNamespaceStreams } from '../testing-support/namespace-cleanup';
 import { waitFor } from '../testing-support/wait-for';
+import { connectMessagingTransport } from '../transport/connect-messaging-transport';
+import { eventConsumer } from '../transport/handler.declarations';
 import { MessagingClient } from './messaging.client';
 import { MessagingModule } from './messaging.module';
-import { NATS_CONNECTION } from './messaging.tokens';
+import { MESSAGING_CONNECTION } from './messaging.tokens';
 
 const namespace = uniqueNamespace();
 const streams: StreamDefinition[] = [{ name: 'TASKS', subjects: ['task.>'], storage: 'memory' }, deadLetterStreamDefinition({ storage: 'memory' })];
 const projector: ConsumerDefinition = { stream: 'TASKS', name: 'projector', ackWaitMs: 2_000, maxDeliver: 3 };
 
-@Injectable()
-class TaskProjector implements OnModuleInit {
+@Controller()
+class TaskProjector {
   readonly received: unknown[] = [];
 
-  constructor(@Inject(MessagingClient) private readonly messaging: MessagingClient) {}
-
-  async onModuleInit(): Promise<void> {
-    await this.messaging.startConsumer({
-      consumer: projector,
-      handler: async (body) => {
-        this.received.push(body);
-        return Promise.resolve();
-      },
-    });
+  @EventPattern(projector.name, eventConsumer({ consumer: projector }))
+  async project(@Payload() body: unknown): Promise<void> {
+    this.received.push(body);
+    return Promise.resolve();
   }
 }
 
@@ -38,7 +34,7 @@ class TaskProjector implements OnModuleInit {
       useFactory: () => ({ url: testNatsUrl(), name: 'nest-int', namespace, streams, consumers: [projector] }),
     }),
   ],
-  providers: [TaskProjector],
+  controllers: [TaskProjector],
 })
 class ProjectorAppModule {}
 
@@ -49,10 +45,13 @@ describe('MessagingModule', () => {
     await cleanup.close();
   });
 
-  it('provisions at boot, runs consumers registered in onModuleInit, and drains on shutdown', async () => {
-    const app = await NestFactory.createApplicationContext(ProjectorAppModule, { logger: false });
+  it('provisions at boot, runs the handlers through the transport, and drains on shutdown', async () => {
+    const app = await NestFactory.create(ProjectorAppModule, { logger: false });
+    connectMessagingTransport(app);
+    await app.init();
+    await app.startAllMicroservices();
     const client = app.get(MessagingClient);
-    const nats = app.get<NatsConnection>(NATS_CONNECTION);
+    const connection = app.get<MessagingConnection>(MESSAGING_CONNECTION);
 
     expect(client.namespace.value).toBe(namespace);
     expect(await client.provisionStreams(streams)).toEqual([
@@ -65,7 +64,7 @@ describe('MessagingModule', () => {
 
     await app.close();
 
-    expect(nats.isClosed()).toBe(true);
+    await expect(checkNatsReady(connection)).rejects.toThrow('NATS connection is closed');
     expect(app.get(TaskProjector).received).toEqual([{ taskId: 'n1' }]);
   });
 

@@ -1,15 +1,18 @@
 import { Module, type DynamicModule, type ModuleMetadata, type Provider } from '@nestjs/common';
-import type { NatsConnection } from '../nats-core/nats-core.bridge';
 import { connectMessaging, type ConnectMessagingOptions, type MessagingConnection } from '../connection/messaging.connection';
 import type { ConsumerDefinition, StreamDefinition } from '../provisioning/stream.definitions';
 import { provisionConsumers, provisionStreams } from '../provisioning/stream.provisioner';
+import type { EventConsumerTable } from '../transport/handler.declarations';
+import { MessagingTransport } from '../transport/messaging.transport';
 import { MessagingClient } from './messaging.client';
-import { MESSAGING_CONNECTION, MESSAGING_MODULE_OPTIONS, NATS_CONNECTION } from './messaging.tokens';
+import { MESSAGING_CONNECTION, MESSAGING_MODULE_OPTIONS } from './messaging.tokens';
 
 export interface MessagingModuleOptions extends ConnectMessagingOptions {
   /** Provisioned (created or updated, never deleted) before any `onModuleInit` runs. */
   readonly streams?: readonly StreamDefinition[];
   readonly consumers?: readonly ConsumerDefinition[];
+  /** Consumer options of `@EventPattern` handlers whose settings come from configuration. */
+  readonly eventConsumers?: EventConsumerTable;
 }
 
 export interface MessagingModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
@@ -19,7 +22,11 @@ export interface MessagingModuleAsyncOptions extends Pick<ModuleMetadata, 'impor
   readonly isGlobal?: boolean;
 }
 
-/** Connects at boot, provisions declared streams and consumers, drains on shutdown. */
+/**
+ * Connects at boot, provisions declared streams and consumers, provides the `MessagingTransport`
+ * that serves the application's `@EventPattern` / `@MessagePattern` handlers (see
+ * `connectMessagingTransport`), and drains on shutdown.
+ */
 @Module({})
 export class MessagingModule {
   static forRoot(options: MessagingModuleOptions & { isGlobal?: boolean }): DynamicModule {
@@ -47,13 +54,14 @@ export class MessagingModule {
           inject: [MESSAGING_MODULE_OPTIONS],
         },
         {
-          provide: NATS_CONNECTION,
-          useFactory: (connection: MessagingConnection): NatsConnection => connection.nats,
-          inject: [MESSAGING_CONNECTION],
+          provide: MessagingTransport,
+          useFactory: (connection: MessagingConnection, options: MessagingModuleOptions) =>
+            new MessagingTransport({ connection, ...(options.eventConsumers ? { eventConsumers: options.eventConsumers } : {}) }),
+          inject: [MESSAGING_CONNECTION, MESSAGING_MODULE_OPTIONS],
         },
         MessagingClient,
       ],
-      exports: [MESSAGING_CONNECTION, NATS_CONNECTION, MessagingClient],
+      exports: [MESSAGING_CONNECTION, MessagingTransport, MessagingClient],
     };
   }
 }

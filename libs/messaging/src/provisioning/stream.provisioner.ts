@@ -19,6 +19,7 @@ import {
   type ConsumerDefinition,
   type StreamDefinition,
 } from './stream.definitions';
+import { natsClients } from '../connection/nats-clients';
 
 export type ProvisioningAction = 'created' | 'updated' | 'unchanged';
 
@@ -51,7 +52,7 @@ export async function provisionStreams(
 ): Promise<ProvisioningResult[]> {
   const results: ProvisioningResult[] = [];
   // Catalog streams ask for 3 replicas; a single server (laptop, CI) can only hold 1.
-  const maxReplicas = connection.nats.info?.cluster ? Number.POSITIVE_INFINITY : 1;
+  const maxReplicas = natsClients(connection).nats.info?.cluster ? Number.POSITIVE_INFINITY : 1;
   const maxBytesCap = streamMaxBytesCap();
   for (const definition of definitions) {
     validateStreamDefinition(definition);
@@ -157,12 +158,12 @@ function sameValue(desired: unknown, actual: unknown): boolean {
 }
 
 async function provisionStream(connection: MessagingConnection, desired: DesiredStreamConfig): Promise<ProvisioningAction> {
-  const existing = await connection.manager.streams.info(desired.name).catch((error: unknown) => {
+  const existing = await natsClients(connection).manager.streams.info(desired.name).catch((error: unknown) => {
     if (isApiError(error, JetStreamApiCodes.StreamNotFound)) return undefined;
     throw provisioningError(`stream ${desired.name}: info failed`, error);
   });
   if (!existing) {
-    await connection.manager.streams.add(desired).catch((error: unknown) => {
+    await natsClients(connection).manager.streams.add(desired).catch((error: unknown) => {
       throw provisioningError(`stream ${desired.name}: create failed`, error);
     });
     return 'created';
@@ -176,7 +177,7 @@ async function provisionStream(connection: MessagingConnection, desired: Desired
     );
   }
   const { name: _name, retention: _retention, storage: _storage, ...updatable } = desired;
-  await connection.manager.streams.update(desired.name, updatable).catch((error: unknown) => {
+  await natsClients(connection).manager.streams.update(desired.name, updatable).catch((error: unknown) => {
     throw provisioningError(`stream ${desired.name}: update of ${changed.join(', ')} failed`, error);
   });
   return 'updated';
@@ -187,12 +188,12 @@ async function provisionConsumer(
   stream: string,
   desired: DesiredConsumerConfig,
 ): Promise<ProvisioningAction> {
-  const existing = await connection.manager.consumers.info(stream, desired.durable_name).catch((error: unknown) => {
+  const existing = await natsClients(connection).manager.consumers.info(stream, desired.durable_name).catch((error: unknown) => {
     if (isApiError(error, JetStreamApiCodes.ConsumerNotFound)) return undefined;
     throw provisioningError(`consumer ${stream}/${desired.durable_name}: info failed`, error);
   });
   if (!existing) {
-    await connection.manager.consumers.add(stream, desired).catch((error: unknown) => {
+    await natsClients(connection).manager.consumers.add(stream, desired).catch((error: unknown) => {
       throw provisioningError(`consumer ${stream}/${desired.durable_name}: create failed`, error);
     });
     return 'created';
@@ -200,7 +201,7 @@ async function provisionConsumer(
   const changed = differingFields(desired, existing.config);
   if (changed.length === 0) return 'unchanged';
   const { durable_name: _durable, ack_policy: _ackPolicy, deliver_policy: _deliverPolicy, ...updatable } = desired;
-  await connection.manager.consumers.update(stream, desired.durable_name, updatable).catch((error: unknown) => {
+  await natsClients(connection).manager.consumers.update(stream, desired.durable_name, updatable).catch((error: unknown) => {
     throw provisioningError(`consumer ${stream}/${desired.durable_name}: update of ${changed.join(', ')} failed`, error);
   });
   return 'updated';

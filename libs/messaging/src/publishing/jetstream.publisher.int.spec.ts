@@ -7,6 +7,7 @@ import { provisionConsumers, provisionStreams } from '../provisioning/stream.pro
 import { deleteNamespaceStreams } from '../testing-support/namespace-cleanup';
 import { readStream } from '../testing-support/read-stream';
 import { publish } from './jetstream.publisher';
+import { consumerState } from '../testing-support/consumer-state';
 
 const tasks: StreamDefinition = { name: 'TASKS', subjects: ['task.>'], storage: 'memory', duplicateWindowMs: 60_000 };
 const worker: ConsumerDefinition = { stream: 'TASKS', name: 'worker', ackWaitMs: 2_000, maxDeliver: 3, backoffMs: [200, 400] };
@@ -31,8 +32,7 @@ describe('publishing and provisioning against nats-server', () => {
 
     expect(await provisionStreams(connection, [{ ...tasks, maxMessages: 10_000 }])).toEqual([{ name: 'TASKS', action: 'updated' }]);
     expect(await provisionConsumers(connection, [{ ...worker, maxDeliver: 4 }])).toEqual([{ name: 'TASKS/worker', action: 'updated' }]);
-    const info = await connection.manager.consumers.info(connection.namespace.stream('TASKS'), connection.namespace.consumer('worker'));
-    expect(info.config.max_deliver).toBe(4);
+    expect((await consumerState(connection, { stream: 'TASKS', name: 'worker' })).maxDeliver).toBe(4);
   });
 
   it('stores a message once when the same message id is published twice', async () => {

@@ -12,6 +12,7 @@ import type { MessageCodec } from '../codec/message.codec';
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { MESSAGING_ERROR_CODES, PublishError, type MessagingErrorCode } from '../errors/messaging.errors';
 import { headersFromRecord, injectTraceContext } from '../headers/trace-context.propagation';
+import { natsClients } from '../connection/nats-clients';
 
 export interface PublishRetryOptions extends ExponentialBackoffOptions {
   /** Attempts before giving up (`Infinity` retries until acknowledged or aborted). */
@@ -89,7 +90,7 @@ export async function publish<T>(connection: MessagingConnection, options: Publi
 
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const acknowledgement = await connection.jetstream.publish(subject, payload, publishOptions);
+      const acknowledgement = await natsClients(connection).jetstream.publish(subject, payload, publishOptions);
       return {
         stream: connection.namespace.logicalStream(acknowledgement.stream),
         seq: acknowledgement.seq,

@@ -1,5 +1,6 @@
-import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
+import { DeliverPolicy, type ConsumerMessages, type JetStreamManager } from '@nats-io/jetstream';
 import type { MessagingConnection } from '../connection/messaging.connection';
+import { natsClients } from '../connection/nats-clients';
 
 /** A message read back from a stream: its stream sequence and payload. */
 export interface StoredMessage {
@@ -18,7 +19,7 @@ export interface OrderedReplay {
  * clean up on the server when the reader dies. One subject as a string: a list needs nats-server 2.10.
  */
 export async function openOrderedReplay(connection: MessagingConnection, options: { readonly stream: string; readonly subject: string }): Promise<OrderedReplay> {
-  const consumer = await connection.jetstream.consumers.get(connection.namespace.stream(options.stream), {
+  const consumer = await natsClients(connection).jetstream.consumers.get(connection.namespace.stream(options.stream), {
     filter_subjects: connection.namespace.subject(options.subject),
     deliver_policy: DeliverPolicy.All,
   });
@@ -33,7 +34,37 @@ export async function openOrderedReplay(connection: MessagingConnection, options
   };
 }
 
-type StreamMessageQuery = Parameters<MessagingConnection['manager']['streams']['getMessage']>[1];
+type StreamMessageQuery = Parameters<JetStreamManager['streams']['getMessage']>[1];
+
+/**
+ * Every message stored on `subject` (wildcards allowed) of a stream when the read began, in
+ * stream order, then the end: an ordered ephemeral consumer fetched in pages until nothing is
+ * pending (audits and tools; nothing to clean up on the server).
+ */
+export async function* readStoredMessages(
+  connection: MessagingConnection,
+  options: { readonly stream: string; readonly subject: string; readonly pageSize?: number },
+): AsyncGenerator<StoredMessage> {
+  const consumer = await natsClients(connection).jetstream.consumers.get(connection.namespace.stream(options.stream), {
+    filter_subjects: connection.namespace.subject(options.subject),
+    deliver_policy: DeliverPolicy.All,
+  });
+  try {
+    for (;;) {
+      const page = await consumer.fetch({ max_messages: options.pageSize ?? 1_000, expires: 2_000 });
+      let received = 0;
+      let pending = 0;
+      for await (const message of page) {
+        received += 1;
+        pending = message.info.pending;
+        yield { seq: message.seq, json: () => message.json() };
+      }
+      if (received === 0 || pending === 0) return;
+    }
+  } finally {
+    await consumer.delete().catch(() => undefined);
+  }
+}
 
 /**
  * The first message on `subject` stored at or after stream sequence `fromSequence`, or undefined
@@ -43,7 +74,7 @@ type StreamMessageQuery = Parameters<MessagingConnection['manager']['streams']['
 export async function firstStoredMessage(connection: MessagingConnection, options: { readonly stream: string; readonly subject: string; readonly fromSequence: number }): Promise<StoredMessage | undefined> {
   // nats.js types `next_by_subj` for direct gets only; the server takes it on STREAM.MSG.GET too.
   const query = { seq: options.fromSequence, next_by_subj: connection.namespace.subject(options.subject) } as unknown as StreamMessageQuery;
-  const stored = await connection.manager.streams.getMessage(connection.namespace.stream(options.stream), query);
+  const stored = await natsClients(connection).manager.streams.getMessage(connection.namespace.stream(options.stream), query);
   if (!stored) return undefined;
   return { seq: stored.seq, json: () => stored.json() };
 }

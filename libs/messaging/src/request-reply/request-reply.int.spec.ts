@@ -5,6 +5,7 @@ import { connectMessaging, type MessagingConnection } from '../connection/messag
 import { MESSAGING_ERROR_CODES, RemoteRequestError, RequestFailedError } from '../errors/messaging.errors';
 import { REPLY_ERROR_CODES, ReplyError } from './reply.envelope';
 import { request, serveRequests, type RequestContext, type RequestServer } from './request-reply';
+import { flushConnection } from '../testing-support/collect-notices';
 
 const claimSchema = z.object({ runtimeId: z.string() });
 
@@ -26,7 +27,7 @@ describe('request/reply against nats-server', () => {
         return Promise.resolve({ taskId: `task-for-${command.runtimeId}` });
       },
     });
-    await connection.nats.flush();
+    await flushConnection(connection);
   });
 
   afterAll(async () => {

@@ -6,6 +6,7 @@ import type { MessagingConnection } from '../connection/messaging.connection';
 import { DecodeError, RemoteRequestError, RequestFailedError, describeCause } from '../errors/messaging.errors';
 import { extractTraceContext, headersFromRecord, headersToRecord, injectTraceContext } from '../headers/trace-context.propagation';
 import { REPLY_ERROR_CODES, ReplyError, decodeReply, encodeReply, parseWith, type ReplyEnvelope } from './reply.envelope';
+import { natsClients } from '../connection/nats-clients';
 
 export interface RequestOptions<TRequest, TResponse> {
   /** Logical subject, e.g. `queue.command.claim`. */
@@ -69,7 +70,7 @@ async function sendRequest<TRequest, TResponse>(
   );
   let reply: Msg;
   try {
-    reply = await connection.nats.request(connection.namespace.subject(options.subject), textEncoder.encode(JSON.stringify(options.data)), {
+    reply = await natsClients(connection).nats.request(connection.namespace.subject(options.subject), textEncoder.encode(JSON.stringify(options.data)), {
       timeout: options.timeoutMs ?? 5_000,
       headers,
     });
@@ -117,7 +118,7 @@ export function serveRequests<TRequest, TResponse>(
   options: ServeRequestsOptions<TRequest, TResponse>,
 ): RequestServer {
   const { logger, namespace } = connection;
-  const subscription = connection.nats.subscribe(namespace.subject(options.subject), { queue: options.queueGroup });
+  const subscription = natsClients(connection).nats.subscribe(namespace.subject(options.subject), { queue: options.queueGroup });
   const inFlight = new Set<Promise<void>>();
 
   const answer = async (message: Msg): Promise<void> => {

@@ -1,4 +1,9 @@
-// Test support: reading a whole stream back, removing a namespace's streams. Imported as
-// `@switchyard/messaging/testing` by tests, the test kit and tools, never by a service.
+// Test support: reading streams and consumers back, watching core NATS, cutting a connection.
+// Imported as `@switchyard/messaging/testing` by tests, the test kit and tools/bench, never by a
+// service (lint refuses it there).
 export * from './namespace-cleanup';
 export * from './read-stream';
+export * from './collect-notices';
+export * from './consumer-state';
+export * from './benchmark-clients';
+export type { NatsClients } from '../connection/nats-clients';

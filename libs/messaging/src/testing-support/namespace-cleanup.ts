@@ -1,5 +1,6 @@
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { InvalidDefinitionError } from '../errors/messaging.errors';
+import { natsClients } from '../connection/nats-clients';
 
 /**
  * Deletes every stream whose name carries this connection's namespace. For test teardown only:
@@ -11,9 +12,9 @@ export async function deleteNamespaceStreams(connection: MessagingConnection): P
     throw new InvalidDefinitionError('deleteNamespaceStreams needs a namespaced connection');
   }
   const deleted: string[] = [];
-  for await (const name of connection.manager.streams.names()) {
+  for await (const name of natsClients(connection).manager.streams.names()) {
     if (name.startsWith(`${namespace}_`)) {
-      await connection.manager.streams.delete(name);
+      await natsClients(connection).manager.streams.delete(name);
       deleted.push(name);
     }
   }

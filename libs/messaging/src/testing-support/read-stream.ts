@@ -1,6 +1,7 @@
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { headersToRecord } from '../headers/trace-context.propagation';
 import { messageHeaders } from '../nats-core/nats-core.bridge';
+import { natsClients } from '../connection/nats-clients';
 
 export interface StoredMessageView {
   /** Logical subject. */
@@ -13,11 +14,11 @@ export interface StoredMessageView {
 /** Every message currently held by a (logical) stream, for assertions in tests and tooling. */
 export async function readStream(connection: MessagingConnection, logicalStream: string): Promise<StoredMessageView[]> {
   const name = connection.namespace.stream(logicalStream);
-  const { state } = await connection.manager.streams.info(name);
+  const { state } = await natsClients(connection).manager.streams.info(name);
   const messages: StoredMessageView[] = [];
   if (state.messages === 0) return messages;
   for (let seq = state.first_seq; seq <= state.last_seq; seq += 1) {
-    const stored = await connection.manager.streams.getMessage(name, { seq }).catch(() => null);
+    const stored = await natsClients(connection).manager.streams.getMessage(name, { seq }).catch(() => null);
     if (!stored) continue;
     messages.push({
       subject: connection.namespace.logicalSubject(stored.subject),

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
+import { connectMessagingTransport } from '@switchyard/messaging';
 import { createJsonLogger, NestJsonLogger, type JsonLogger } from '../logging/json-logger';
 import { ConfigValidationError } from '../config/config-validation.error';
 import { redactConfig } from '../config/redact-config';
@@ -31,8 +32,11 @@ export interface RunningService {
 export const CONFIG_INVALID_EXIT_CODE = 78;
 
 /**
- * Creates, starts and announces one service: JSON logs, graceful shutdown on SIGTERM/SIGINT,
- * HTTP listener. Throws on failure; `bootstrapService` turns that into an exit code.
+ * Creates, starts and announces one service: JSON logs, graceful shutdown on SIGTERM/SIGINT, the
+ * messaging transport (its `@EventPattern` / `@MessagePattern` handlers start once every
+ * lifecycle hook has run), then the HTTP listener. Every service is a hybrid application: HTTP
+ * for health (and the gateway's API), the transport for the bus; one without handlers starts none.
+ * Throws on failure; `bootstrapService` turns that into an exit code.
  */
 export async function startService<Config extends ServiceBaseConfig>(options: {
   readonly service: string;
@@ -49,7 +53,10 @@ export async function startService<Config extends ServiceBaseConfig>(options: {
   });
   try {
     app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+    connectMessagingTransport(app);
     await options.configureApp?.(app, options.config);
+    await app.init();
+    await app.startAllMicroservices();
     await app.listen(options.config.PORT, options.config.HOST);
   } catch (error) {
     await app.close().catch(() => undefined);

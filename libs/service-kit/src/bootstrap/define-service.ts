@@ -1,4 +1,5 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import type { EventConsumerTable } from '@switchyard/messaging';
 import type { z } from 'zod';
 import { loadConfig } from '../config/load-config';
 import type { JsonLogger } from '../logging/json-logger';
@@ -25,6 +26,8 @@ export function defineService<Schema extends z.ZodObject>(options: {
   readonly feature: (config: z.infer<Schema>, logger: JsonLogger) => Type | DynamicModule;
   /** What the process stands on besides NATS, e.g. `databasePlatform(...)` of `@switchyard/persistence`. */
   readonly platform?: (config: z.infer<Schema>) => readonly PlatformExtension[];
+  /** Consumer options of `@EventPattern` handlers that come from configuration, by pattern. */
+  readonly eventConsumers?: (config: z.infer<Schema>) => EventConsumerTable;
   readonly configureApp?: (app: INestApplication, config: z.infer<Schema>) => void | Promise<void>;
 }): ServiceDefinition<z.infer<Schema> & ServiceBaseConfig & PlatformConfig> {
   type Config = z.infer<Schema> & ServiceBaseConfig & PlatformConfig;
@@ -37,6 +40,7 @@ export function defineService<Schema extends z.ZodObject>(options: {
         feature: options.feature(config, logger),
         config,
         extensions: options.platform?.(config) ?? [],
+        ...(options.eventConsumers ? { eventConsumers: options.eventConsumers(config) } : {}),
         logger,
       }),
     ...(options.configureApp ? { configureApp: options.configureApp as (app: INestApplication, config: Config) => void | Promise<void> } : {}),

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type InjectionToken, type Type } from '@nestjs/common';
-import { catalogStreamDefinitions, checkNatsReady, MESSAGING_CONNECTION, MessagingModule, type MessagingConnection } from '@switchyard/messaging';
+import { catalogStreamDefinitions, checkNatsReady, MESSAGING_CONNECTION, MessagingModule, type EventConsumerTable, type MessagingConnection } from '@switchyard/messaging';
 import { HealthModule } from '../health/health.module';
 import type { ReadinessCheck } from '../health/readiness-check';
 import type { JsonLogger } from '../logging/json-logger';
@@ -23,6 +23,8 @@ export interface PlatformModuleOptions {
   readonly natsUrl: string;
   readonly namespace?: string | undefined;
   readonly extensions: readonly PlatformExtension[];
+  /** Consumer options of `@EventPattern` handlers that come from configuration. */
+  readonly eventConsumers?: EventConsumerTable;
   readonly logger: JsonLogger;
 }
 
@@ -40,6 +42,7 @@ export class PlatformModule {
       namespace: options.namespace,
       logger: options.logger.child({ component: 'messaging' }),
       streams: catalogStreamDefinitions(),
+      ...(options.eventConsumers ? { eventConsumers: options.eventConsumers } : {}),
     });
     const health = HealthModule.forRoot({
       inject: [MESSAGING_CONNECTION, ...options.extensions.map((extension) => extension.readiness.inject)],
@@ -68,6 +71,7 @@ export function serviceRootModule(options: {
   readonly feature: Type | DynamicModule;
   readonly config: PlatformConfig;
   readonly extensions: readonly PlatformExtension[];
+  readonly eventConsumers?: EventConsumerTable;
   readonly logger: JsonLogger;
 }): DynamicModule {
   return {
@@ -78,6 +82,7 @@ export function serviceRootModule(options: {
         natsUrl: options.config.NATS_URL,
         namespace: options.config.SWITCHYARD_NAMESPACE,
         extensions: options.extensions,
+        ...(options.eventConsumers ? { eventConsumers: options.eventConsumers } : {}),
         logger: options.logger,
       }),
       options.feature,

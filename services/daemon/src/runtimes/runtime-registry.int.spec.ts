@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { STREAM_CATALOG } from '@switchyard/contracts';
 import { connectMessaging, type MessagingConnection } from '@switchyard/messaging';
-import { readStream } from '@switchyard/messaging/testing';
+import { collectNotices, readStream } from '@switchyard/messaging/testing';
 import { startServiceForTest, testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
 import { daemonService } from '../daemon.service';
 
@@ -68,12 +68,10 @@ describe('daemon runtime registry (real NATS)', () => {
     expect(new Set(events.map((event) => event.payload.runtimeId))).toEqual(new Set(['daemon-registry-test-claude-code']));
 
     // Stopping the test daemon also removes its streams, so the goodbye is watched live.
-    const offline = observer.nats.subscribe(observer.namespace.subject('runtime.offline.>'), { max: 1 });
-    await observer.nats.flush();
+    const offline = await collectNotices(observer, 'runtime.offline.>', { max: 1 });
     await daemon.stop();
     daemon = undefined;
-    const goodbyes: RuntimeEvent[] = [];
-    for await (const message of offline) goodbyes.push(JSON.parse(message.string()) as RuntimeEvent);
+    const goodbyes = (await offline.waitFor(1)).map((notice) => JSON.parse(notice.text) as RuntimeEvent);
     expect(goodbyes).toMatchObject([{ type: 'runtime.offline', payload: { runtimeId: 'daemon-registry-test-claude-code', reason: 'daemon_shutdown' } }]);
   });
 
@@ -104,18 +102,17 @@ describe('daemon runtime registry (real NATS)', () => {
       },
     });
     observer = await connectMessaging({ url: testNatsUrl(), name: 'registry-observer', namespace: daemon.namespace });
-    const heartbeats = observer.nats.subscribe(observer.namespace.subject('runtime.heartbeat.>'));
-    await observer.nats.flush();
     await waitForFile(hanging);
+    const heartbeats = await collectNotices(observer, 'runtime.heartbeat.>');
 
     // Every one of these arrives while the detection is still hanging on the probe (it is killed
     // only when the daemon stops, below): heartbeats do not wait for detection.
-    let beatsDuringHang = 0;
-    for await (const message of heartbeats) {
-      expect(JSON.parse(message.string())).toMatchObject({ type: 'runtime.heartbeat', payload: { runtimeId: 'daemon-hang-test-claude-code' } });
+    for (let beat = 1; beat <= 10; beat += 1) {
+      const received = await heartbeats.waitFor(beat);
+      expect(JSON.parse(received[beat - 1]!.text)).toMatchObject({ type: 'runtime.heartbeat', payload: { runtimeId: 'daemon-hang-test-claude-code' } });
       await expect(access(hanging)).resolves.toBeUndefined();
-      if (++beatsDuringHang === 10) break;
     }
+    heartbeats.close();
     expect(await readFile(counter, 'utf8')).toBe('2\n');
 
     await daemon.stop();

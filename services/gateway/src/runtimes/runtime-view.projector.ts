@@ -1,7 +1,8 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
 import type { DataSource } from 'typeorm';
 import { STREAM_CATALOG, parseEvent, subjects, type SwitchyardEvent } from '@switchyard/contracts';
-import { MessagingClient, PermanentError } from '@switchyard/messaging';
+import { PermanentError, eventConsumer, type ConsumerDefinition } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { GATEWAY_LOGGER } from '../gateway.tokens';
@@ -10,6 +11,16 @@ import { projectRuntimeEvent, type RuntimeEvent } from './runtime-view.projectio
 export const RUNTIME_VIEW_CONSUMER = 'gateway-runtime-view';
 
 const SECOND = 1_000;
+
+const RUNTIME_VIEW_CONSUMER_DEFINITION: ConsumerDefinition = {
+  stream: STREAM_CATALOG.RUNTIME_EVENTS.name,
+  name: RUNTIME_VIEW_CONSUMER,
+  filterSubjects: [subjects.aggregateKindFilter('runtime')],
+  deliverPolicy: 'all',
+  ackWaitMs: 10 * SECOND,
+  backoffMs: [10 * SECOND, 30 * SECOND, 60 * SECOND, 120 * SECOND, 300 * SECOND],
+  maxDeliver: 10,
+};
 
 function isRuntimeEvent(event: SwitchyardEvent): event is RuntimeEvent {
   return event.type === 'runtime.registered' || event.type === 'runtime.heartbeat' || event.type === 'runtime.offline';
@@ -22,31 +33,15 @@ function isRuntimeEvent(event: SwitchyardEvent): event is RuntimeEvent {
  * Generous redelivery: a registration lost to a database outage would hide a runtime until its
  * daemon restarts.
  */
-@Injectable()
-export class RuntimeViewProjector implements OnModuleInit {
+@Controller()
+export class RuntimeViewProjector {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(GATEWAY_LOGGER) private readonly logger: JsonLogger,
-    private readonly client: MessagingClient,
   ) {}
 
-  async onModuleInit(): Promise<void> {
-    await this.client.startConsumer<unknown>({
-      consumer: {
-        stream: STREAM_CATALOG.RUNTIME_EVENTS.name,
-        name: RUNTIME_VIEW_CONSUMER,
-        filterSubjects: [subjects.aggregateKindFilter('runtime')],
-        deliverPolicy: 'all',
-        ackWaitMs: 10 * SECOND,
-        backoffMs: [10 * SECOND, 30 * SECOND, 60 * SECOND, 120 * SECOND, 300 * SECOND],
-        maxDeliver: 10,
-      },
-      concurrency: 4,
-      handler: (message) => this.apply(message),
-    });
-  }
-
-  private async apply(message: unknown): Promise<void> {
+  @EventPattern(RUNTIME_VIEW_CONSUMER, eventConsumer({ consumer: RUNTIME_VIEW_CONSUMER_DEFINITION, concurrency: 4 }))
+  async apply(@Payload() message: unknown): Promise<void> {
     const parsed = parseEvent(message);
     if (!parsed.ok) {
       // A runtime event type newer than this build: nothing to project, not poison.

@@ -6,8 +6,9 @@ import { RuntimesController } from './runtimes.controller';
 
 @Module({
   imports: [AuthModule],
-  controllers: [RuntimesController],
-  providers: [RuntimeViewRepository, RuntimeViewProjector],
+  // RuntimeViewProjector is a message handler (@EventPattern), run by the messaging transport.
+  controllers: [RuntimesController, RuntimeViewProjector],
+  providers: [RuntimeViewRepository],
   exports: [RuntimeViewRepository],
 })
 export class RuntimesModule {}

@@ -1,4 +1,5 @@
 import { subjects } from '@switchyard/contracts';
+import { collectNotices } from '@switchyard/messaging/testing';
 import { GatewayTestKit, type TestWorkspace } from '../gateway-test.spec-helper';
 import { FakeQueue } from './fake-queue.spec-helper';
 
@@ -154,21 +155,16 @@ describe('task commands: create, cancel, rerun over NATS (real NATS + Postgres, 
 
   it('retries a command the queue did not answer in time once, with the same request id, then answers 503', async () => {
     await queue.stop();
-    const seen: string[] = [];
-    const { namespace, nats } = kit.messaging;
-    const silent = nats.subscribe(namespace.subject(subjects.command('task.enqueue')), {
-      queue: 'queue',
-      callback: (_error, message) => {
-        seen.push(JSON.parse(new TextDecoder().decode(message.data)).requestId as string);
-      },
-    });
+    // A queue that takes the requests and never answers.
+    const silent = await collectNotices(kit.messaging, subjects.command('task.enqueue'), { queueGroup: 'queue' });
     try {
       const response = await kit.as(alpha.token).post('/api/tasks', { agentId, prompt: 'into the void' });
       expect({ status: response.status, code: response.body.error.code }).toEqual({ status: 503, code: 'queue_unavailable' });
+      const seen = silent.received.map((request) => (JSON.parse(request.text) as { requestId: string }).requestId);
       expect(seen).toHaveLength(2);
       expect(seen[1]).toBe(seen[0]);
     } finally {
-      silent.unsubscribe();
+      silent.close();
       queue.start();
     }
   });

@@ -1,9 +1,8 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
+import { Payload, MessagePattern } from '@nestjs/microservices';
 import type { DataSource } from 'typeorm';
 import {
-  COMMAND_CATALOG,
   COMMAND_NAMES,
-  subjects,
   type CommandName,
   type CommandOf,
   type CommandReply,
@@ -11,7 +10,7 @@ import {
   type TaskReleaseOrphansResult,
 } from '@switchyard/contracts';
 import { OutboxRelay } from '@switchyard/event-store';
-import { MESSAGING_CONNECTION, MessagingClient, type MessagingConnection } from '@switchyard/messaging';
+import { MESSAGING_CONNECTION, commandResponder, type MessagingConnection } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { resolveClaimResumes, storeResolvedClaimReply } from '../claim/claim-resume.resolver';
@@ -25,36 +24,30 @@ import { TASK_COMMAND_HANDLERS, type CommandContext } from './task-command.handl
 /** Commands that may put a task (back) into the queue: daemons of its runtime are nudged after them. */
 const QUEUEING_COMMANDS: ReadonlySet<CommandName> = new Set(['task.enqueue', 'task.requeue', 'task.fail']);
 
+/** Queue replicas share the commands. */
+export const QUEUE_COMMAND_GROUP = 'queue';
+
 /**
- * Serves every task command on `cmd.<name>` in the `queue` group, so replicas share the load.
- * Each runs idempotently in one transaction; after a commit the relay is woken and daemons are
- * told there is work, so nobody waits for a poll.
+ * Answers every task command (`cmd.<name>`) in the `queue` group, so replicas share the load; the
+ * messaging transport validates each request against its command's schema before it gets here.
+ * Each runs idempotently by its request id in one transaction; after a commit the relay is woken
+ * and daemons are told there is work, so nobody waits for a poll.
  */
-@Injectable()
-export class TaskCommandServer implements OnModuleInit {
+@Controller()
+export class TaskCommandServer {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
     @Inject(QUEUE_CONFIG) private readonly config: QueueConfig,
     @Inject(TASK_TOKEN_SECRET) private readonly taskTokenSecret: string,
     @Inject(QUEUE_LOGGER) private readonly logger: JsonLogger,
-    private readonly client: MessagingClient,
     private readonly relay: OutboxRelay,
     private readonly nudger: WorkAvailableNudger,
   ) {}
 
-  onModuleInit(): void {
-    for (const name of COMMAND_NAMES) this.serve(name);
-  }
-
-  private serve<TName extends CommandName>(name: TName): void {
-    this.client.serveRequests({
-      subject: subjects.command(name),
-      queueGroup: 'queue',
-      requestSchema: COMMAND_CATALOG[name].request as never,
-      handlerReturns: 'reply',
-      handler: (envelope: CommandOf<TName>) => this.handle(name, envelope),
-    });
+  @MessagePattern(COMMAND_NAMES, commandResponder({ queueGroup: QUEUE_COMMAND_GROUP }))
+  answer(@Payload() envelope: CommandOf<CommandName>): Promise<CommandReply<unknown>> {
+    return this.handle(envelope.command, envelope);
   }
 
   private async handle<TName extends CommandName>(name: TName, envelope: CommandOf<TName>): Promise<CommandReply<unknown>> {

@@ -1,11 +1,21 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
 import type { DataSource } from 'typeorm';
 import { EVENT_CATALOG, STREAM_CATALOG, lateHeartbeatGapMs, subjects, type EventOf } from '@switchyard/contracts';
-import { MessagingClient, PermanentError, zodCodec } from '@switchyard/messaging';
+import { PermanentError, eventConsumer, zodCodec, type ConsumerDefinition } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { QueueConfig } from '../queue.config';
 import { QUEUE_CONFIG, QUEUE_LOGGER } from '../queue.tokens';
+
+export const RUNTIME_PRESENCE_CONSUMER: ConsumerDefinition = {
+  stream: STREAM_CATALOG.RUNTIME_EVENTS.name,
+  name: 'queue-runtime-presence',
+  filterSubjects: [subjects.eventTypeFilter('runtime.heartbeat')],
+  deliverPolicy: 'new',
+  ackWaitMs: 10_000,
+  maxDeliver: 5,
+};
 
 /**
  * Keeps `runtime_presence` from the daemons' `runtime.heartbeat.<runtimeId>` events. Presence is
@@ -15,32 +25,19 @@ import { QUEUE_CONFIG, QUEUE_LOGGER } from '../queue.tokens';
  * ignored. Every gap longer than the daemons' interval plus a second is logged with its length:
  * it is how close a live runtime came to being judged offline.
  */
-@Injectable()
-export class RuntimePresenceConsumer implements OnModuleInit {
+@Controller()
+export class RuntimePresenceConsumer {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(QUEUE_CONFIG) private readonly config: QueueConfig,
     @Inject(QUEUE_LOGGER) private readonly logger: JsonLogger,
-    private readonly client: MessagingClient,
   ) {}
 
-  async onModuleInit(): Promise<void> {
-    await this.client.startConsumer<EventOf<'runtime.heartbeat'>>({
-      consumer: {
-        stream: STREAM_CATALOG.RUNTIME_EVENTS.name,
-        name: 'queue-runtime-presence',
-        filterSubjects: [subjects.eventTypeFilter('runtime.heartbeat')],
-        deliverPolicy: 'new',
-        ackWaitMs: 10_000,
-        maxDeliver: 5,
-      },
-      codec: zodCodec(EVENT_CATALOG['runtime.heartbeat'].envelope as never),
-      concurrency: 8,
-      handler: (heartbeat) => this.record(heartbeat),
-    });
-  }
-
-  private async record(heartbeat: EventOf<'runtime.heartbeat'>): Promise<void> {
+  @EventPattern(
+    RUNTIME_PRESENCE_CONSUMER.name,
+    eventConsumer<EventOf<'runtime.heartbeat'>>({ consumer: RUNTIME_PRESENCE_CONSUMER, codec: zodCodec(EVENT_CATALOG['runtime.heartbeat'].envelope as never), concurrency: 8 }),
+  )
+  async record(@Payload() heartbeat: EventOf<'runtime.heartbeat'>): Promise<void> {
     const ageMs = Date.now() - Date.parse(heartbeat.occurredAt);
     if (Number.isNaN(ageMs)) throw new PermanentError('heartbeat without a readable occurredAt');
     if (ageMs > this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS) return;

@@ -1,10 +1,10 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { STREAM_CATALOG, subjects, type EventOf, type EventType } from '@switchyard/contracts';
-import { MessagingClient, type DeliveryContext } from '@switchyard/messaging';
+import { MESSAGING_CONNECTION, type EventConsumerTable, type JetStreamEventContext, type MessagingConnection } from '@switchyard/messaging';
 import { DATA_SOURCE, saveConsumerCheckpoint } from '@switchyard/persistence';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { SessionResumeConfig } from '../session-resume.config';
-import { SESSION_RESUME_CONFIG } from '../session-resume.tokens';
 import { applyIndexEvent, recordRetirement } from './resume-index.repository';
 import { eventCodec } from './resume-event.codec';
 
@@ -25,6 +25,35 @@ export function indexConsumerName(type: IndexedEventType): string {
   return `session-resume-${type.replace('.', '_')}`;
 }
 
+const INDEXED_EVENT_TYPES = Object.keys(INDEXED_EVENT_STREAMS) as IndexedEventType[];
+
+/** The index consumers' names: the patterns of `ResumeIndexProjector.project`. */
+export const INDEX_CONSUMER_NAMES = INDEXED_EVENT_TYPES.map(indexConsumerName);
+
+/**
+ * Every index consumer's options, from configuration (ack wait, deliveries before a dead letter):
+ * the service definition hands them to the messaging transport, which reads them by pattern.
+ */
+export function resumeIndexConsumers(config: SessionResumeConfig): EventConsumerTable {
+  return Object.fromEntries(
+    INDEXED_EVENT_TYPES.map((type) => [
+      indexConsumerName(type),
+      {
+        consumer: {
+          stream: INDEXED_EVENT_STREAMS[type],
+          name: indexConsumerName(type),
+          description: `session-resume index: ${type} events`,
+          filterSubjects: [subjects.eventTypeFilter(type)],
+          deliverPolicy: 'all',
+          ackWaitMs: config.SESSION_RESUME_ACK_WAIT_MS,
+          maxDeliver: config.SESSION_RESUME_MAX_DELIVER,
+        },
+        codec: eventCodec([type]),
+      },
+    ]),
+  );
+}
+
 /**
  * Projects the resume index from TASK_EVENTS and SESSION_EVENTS. One durable consumer per event
  * type (one filter subject each, which every supported nats-server accepts, and the projector
@@ -33,36 +62,19 @@ export function indexConsumerName(type: IndexedEventType): string {
  * and does not depend on the order events of different types or streams arrive in, so
  * redelivery and interleaving are harmless; a malformed event is dead-lettered by the consumer.
  */
-@Injectable()
-export class ResumeIndexProjector implements OnApplicationBootstrap {
+@Controller()
+export class ResumeIndexProjector {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
-    @Inject(SESSION_RESUME_CONFIG) private readonly config: SessionResumeConfig,
-    private readonly client: MessagingClient,
+    @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    for (const type of Object.keys(INDEXED_EVENT_STREAMS) as IndexedEventType[]) {
-      await this.client.startConsumer<EventOf<IndexedEventType>>({
-        consumer: {
-          stream: INDEXED_EVENT_STREAMS[type],
-          name: indexConsumerName(type),
-          description: `session-resume index: ${type} events`,
-          filterSubjects: [subjects.eventTypeFilter(type)],
-          deliverPolicy: 'all',
-          ackWaitMs: this.config.SESSION_RESUME_ACK_WAIT_MS,
-          maxDeliver: this.config.SESSION_RESUME_MAX_DELIVER,
-        },
-        codec: eventCodec([type]),
-        handler: (event, delivery) =>
-          this.project(delivery, (manager) => (event.type === 'session.retired' ? recordRetirement(manager, event) : applyIndexEvent(manager, event))),
-      });
-    }
-  }
-  private async project(delivery: DeliveryContext, write: (manager: EntityManager) => Promise<void>): Promise<void> {
+  @EventPattern(INDEX_CONSUMER_NAMES)
+  async project(@Payload() event: EventOf<IndexedEventType>, @Ctx() context: JetStreamEventContext): Promise<void> {
+    const delivery = context.getDelivery();
     await this.dataSource.transaction(async (manager) => {
-      await write(manager);
-      await saveConsumerCheckpoint(manager, { consumerName: this.client.namespace.consumer(delivery.consumer), streamSequence: delivery.streamSeq });
+      await (event.type === 'session.retired' ? recordRetirement(manager, event) : applyIndexEvent(manager, event));
+      await saveConsumerCheckpoint(manager, { consumerName: this.connection.namespace.consumer(delivery.consumer), streamSequence: delivery.streamSeq });
     });
   }
 }

@@ -1,14 +1,13 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  SESSION_COMMAND_CATALOG,
   commandFailure,
   commandSuccess,
-  subjects,
   type CommandReply,
   type SessionResolveCommand,
   type SessionResolveResult,
 } from '@switchyard/contracts';
-import { MessagingClient, describeCause } from '@switchyard/messaging';
+import { commandResponder, describeCause } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DataSource } from 'typeorm';
@@ -25,29 +24,20 @@ const PRIOR_SETTLE_POLL_MS = 100;
 export const SESSION_RESUME_QUEUE_GROUP = 'session-resume';
 
 /**
- * Answers `cmd.session.resolve` from the resume index with the decider. A read: the answer is not
- * stored under the request id (the queue stores it in its claim reply); repeating the request
- * answers from the index as it is then.
+ * Answers `cmd.session.resolve` from the resume index with the decider (the messaging transport
+ * validated the request against the command's schema). A read: the answer is not stored under the
+ * request id (the queue stores it in its claim reply); repeating the request answers from the
+ * index as it is then.
  */
-@Injectable()
-export class SessionResolveServer implements OnModuleInit {
+@Controller()
+export class SessionResolveServer {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(SESSION_RESUME_LOGGER) private readonly logger: JsonLogger,
-    private readonly client: MessagingClient,
   ) {}
 
-  onModuleInit(): void {
-    this.client.serveRequests({
-      subject: subjects.command('session.resolve'),
-      queueGroup: SESSION_RESUME_QUEUE_GROUP,
-      requestSchema: SESSION_COMMAND_CATALOG['session.resolve'].request,
-      handlerReturns: 'reply',
-      handler: (envelope: SessionResolveCommand) => this.resolve(envelope),
-    });
-  }
-
-  async resolve(envelope: SessionResolveCommand): Promise<CommandReply<SessionResolveResult>> {
+  @MessagePattern('session.resolve', commandResponder({ queueGroup: SESSION_RESUME_QUEUE_GROUP }))
+  async resolve(@Payload() envelope: SessionResolveCommand): Promise<CommandReply<SessionResolveResult>> {
     const request = envelope.payload;
     const key = resumeKeyOf(request);
     let answer;

@@ -1,10 +1,11 @@
 import { createEvent, HEADERS, STREAM_CATALOG, type AgentMessage, type TaskMessageEvent } from '@switchyard/contracts';
 import { type MessagingConnection } from '@switchyard/messaging';
-import { readStream } from '@switchyard/messaging/testing';
+import { closeConnectionAbruptly, consumerState, readStream } from '@switchyard/messaging/testing';
 import { SECRET_SAMPLES } from '@switchyard/redaction';
 import { itOnPostgresServer, uniqueNamespace } from '@switchyard/testing';
 import { RebuildRefusedError, rebuildTimeline } from '../rebuild/timeline.rebuild';
 import { TEST_PROJECTOR_TUNING, TimelineTestBed, waitFor } from '../timeline-test.spec-helper';
+import { TIMELINE_CONSUMER_NAME } from './timeline-consumer.definition';
 import type { RunningTimelineProjector } from './timeline.projector';
 
 /** Every string anywhere in a row (jsonb included), for "no secret anywhere" checks. */
@@ -87,8 +88,8 @@ describe('transcript projector (real NATS + Postgres)', () => {
       await session.query('lock table task_message in share mode');
       for (let seq = 0; seq < 20; seq += 1) await bed.publishMessage(taskId, seq, { type: 'text', text: `message ${seq}` });
       // When the server redelivers the blocked batch before the lock goes
-      const consumer = () => bed.connection.manager.consumers.info(`${bed.namespace}_${STREAM_CATALOG.TASK_EVENTS.name}`, projector.checkpointName);
-      await waitFor(async () => (await consumer()).num_redelivered > 0, { description: 'a redelivery' });
+      const consumer = () => consumerState(bed.connection, { stream: STREAM_CATALOG.TASK_EVENTS.name, name: TIMELINE_CONSUMER_NAME });
+      await waitFor(async () => (await consumer()).redelivered > 0, { description: 'a redelivery' });
       await session.query('commit');
       await bed.caughtUp(projector);
     } finally {
@@ -215,7 +216,7 @@ describe('transcript projector (real NATS + Postgres)', () => {
       for (let seq = 1; seq <= 30; seq += 1) await bed.publishMessage(taskId, seq, { type: 'text', text: `in flight ${seq}` });
       await waitFor(async () => (await session.query('select 1 from pg_locks where not granted')).rowCount! > 0, { description: 'the projector to block' });
       // When it loses NATS (it can never ack) and then its transaction commits
-      await doomed.connection.nats.close();
+      await closeConnectionAbruptly(doomed.connection);
       await session.query('commit');
       await waitFor(async () => (await bed.rows(taskId)).length > 1, { description: 'the dead projector’s commit' });
     } finally {

@@ -1,25 +1,24 @@
-import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { parseEvent, type TaskMessageEvent } from '@switchyard/contracts';
 import {
   DEAD_LETTER_REASONS,
   describeCause,
   exponentialBackoffDelay,
-  extractTraceContext,
   durableConsumerBacklog,
   publishDeadLetter,
-  settle,
   sleep,
   startBatchPull,
   type BatchLimits,
+  type ConsumerDefinition,
   type DeadLetterReason,
-  type JsMsg,
   type MessagingConnection,
+  type PulledMessage,
+  type RunningBatchPull,
 } from '@switchyard/messaging';
 import { readConsumerCheckpoint } from '@switchyard/persistence';
 import { createMessageSanitizer, decodeUtf8Lossy } from '@switchyard/redaction';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DataSource } from 'typeorm';
-import { holdProjectorLock } from './projector.lock';
+import { holdProjectorLock, type HeldLock } from './projector.lock';
 import { ProjectorStats, startStatsLog } from './projector-stats';
 import { writeTimelineBatch } from './timeline-batch.writer';
 import { TIMELINE_CONSUMER_NAME, ensureTimelineConsumer, timelineConsumerDefinition, type TimelineConsumerSettings } from './timeline-consumer.definition';
@@ -46,8 +45,19 @@ export interface RunningTimelineProjector {
   stop(): Promise<void>;
 }
 
+/** What every step of the projector works with. */
+interface Projector {
+  readonly connection: MessagingConnection;
+  readonly dataSource: DataSource;
+  readonly logger: JsonLogger;
+  readonly definition: ConsumerDefinition;
+  readonly checkpointName: string;
+  readonly sanitize: ReturnType<typeof createMessageSanitizer>;
+  readonly stats: ProjectorStats;
+}
+
 interface AcceptedMessage {
-  readonly message: JsMsg;
+  readonly message: PulledMessage;
   readonly event: TaskMessageEvent;
 }
 
@@ -62,152 +72,189 @@ class UnwritableBatchError extends Error {}
  * in place, its ack deadline extended) instead of burning deliveries.
  */
 export async function startTimelineProjector(options: TimelineProjectorOptions): Promise<RunningTimelineProjector> {
-  const { connection, dataSource, logger } = options;
-  const definition = timelineConsumerDefinition(options.consumer);
-  const checkpointName = connection.namespace.consumer(TIMELINE_CONSUMER_NAME);
-  const sanitize = createMessageSanitizer({ maxToolOutputChars: options.maxToolOutputChars });
-  const stats = new ProjectorStats();
+  const projector = projectorOf(options);
   const lifetime = new AbortController();
-
-  const lock =
-    options.holdLock === false
-      ? undefined
-      : await holdProjectorLock({ dataSource, signal: lifetime.signal, onWait: () => logger.warn({ event: 'projector_waiting_for_rebuild' }, 'a timeline rebuild is running; waiting') });
-
-  const pendingMessages = (): Promise<number> => durableConsumerBacklog(connection, definition);
-
-  const deadLetter = async (message: JsMsg, reason: DeadLetterReason, error: unknown): Promise<void> => {
-    try {
-      settle(() => message.working());
-      await publishDeadLetter({
-        connection,
-        message,
-        stream: definition.stream,
-        consumer: definition.name,
-        reason,
-        error,
-        traceContext: extractTraceContext(message.headers, ROOT_CONTEXT),
-      });
-      // No reason argument: nats-server < 2.10.4 ignores `+TERM <reason>` (and redelivers); the
-      // reason is in the dead-letter copy's headers.
-      settle(() => message.term());
-      stats.recordDeadLetter();
-      logger.warn({ event: 'timeline_message_dead_lettered', streamSeq: message.info.streamSequence, reason, error: describeCause(error) }, 'malformed timeline event dead-lettered');
-    } catch (publishError) {
-      // Without a copy in the dead-letter stream the message must stay: hand it back for later.
-      logger.error({ streamSeq: message.info.streamSequence, reason, error: describeCause(publishError) }, 'dead-lettering failed; message handed back');
-      settle(() => message.nak(5_000));
-    }
-  };
-
-  const mapped = (accepted: readonly AcceptedMessage[]): TimelineBatch =>
-    mapTimelineBatch(
-      accepted.map((entry) => entry.event),
-      sanitize,
-    );
-
-  /** Writes, retrying in place while the database is unavailable; 'stopped' if stopped meanwhile. */
-  const write = async (accepted: readonly AcceptedMessage[], batch: TimelineBatch, streamSequence: number, signal: AbortSignal): Promise<'written' | 'stopped'> => {
-    for (let attempt = 1; ; attempt += 1) {
-      const started = process.hrtime.bigint();
-      try {
-        const result = await writeTimelineBatch({ dataSource, batch, checkpointName, streamSequence });
-        stats.recordBatch({
-          messages: accepted.length,
-          rows: batch.messages.length,
-          insertedRows: result.insertedMessages,
-          usageRows: result.upsertedUsage,
-          writeMs: Number(process.hrtime.bigint() - started) / 1e6,
-          newestOccurredAt: accepted.reduce<string | undefined>((newest, entry) => (newest === undefined || entry.event.occurredAt > newest ? entry.event.occurredAt : newest), undefined),
-        });
-        return 'written';
-      } catch (error) {
-        if (!isTransientDatabaseError(error)) throw new UnwritableBatchError(describeCause(error), { cause: error });
-        if (signal.aborted) return 'stopped';
-        const delay = exponentialBackoffDelay(attempt, { initialDelayMs: 200, maximumDelayMs: 10_000 });
-        logger.warn({ event: 'timeline_write_retry', attempt, delay, size: accepted.length, error: describeCause(error) }, 'database unavailable; retrying the batch');
-        for (const entry of accepted) settle(() => entry.message.working());
-        await sleep(delay, signal);
-      }
-    }
-  };
-
-  // Batches are written one at a time, in delivery order: each takes its turn when handed out.
-  let writeTurn: Promise<void> = Promise.resolve();
-
-  const handleBatch = async (messages: readonly JsMsg[], signal: AbortSignal): Promise<void> => {
-    const previousTurn = writeTurn;
-    let endTurn: () => void = () => undefined;
-    writeTurn = new Promise((resolve) => (endTurn = resolve));
-    try {
-      // Decoding, dead-lettering and mapping overlap the previous batch's write.
-      const accepted: AcceptedMessage[] = [];
-      let highest = 0;
-      for (const message of messages) {
-        highest = Math.max(highest, message.info.streamSequence);
-        const decoded = decodeTimelineEvent(message.data);
-        if (decoded.ok) accepted.push({ message, event: decoded.event });
-        else await deadLetter(message, decoded.reason, decoded.error);
-      }
-      const batch = mapped(accepted);
-      await previousTurn;
-      try {
-        const outcome = await write(accepted, batch, highest, signal);
-        for (const entry of accepted) settle(() => (outcome === 'written' ? entry.message.ack() : entry.message.nak()));
-      } catch (error) {
-        if (!(error instanceof UnwritableBatchError)) throw error;
-        logger.warn({ event: 'timeline_batch_split', size: accepted.length, error: error.message }, 'batch could not be written; writing its messages one by one');
-        await writeOneByOne(accepted, signal);
-      }
-    } finally {
-      endTurn();
-    }
-  };
-
-  // Finds the message the database refuses, dead-letters it, and writes the rest.
-  const writeOneByOne = async (accepted: readonly AcceptedMessage[], signal: AbortSignal): Promise<void> => {
-    for (const [index, entry] of accepted.entries()) {
-      try {
-        if ((await write([entry], mapped([entry]), entry.message.info.streamSequence, signal)) === 'stopped') {
-          for (const rest of accepted.slice(index)) settle(() => rest.message.nak());
-          return;
-        }
-        settle(() => entry.message.ack());
-      } catch (error) {
-        if (!(error instanceof UnwritableBatchError)) throw error;
-        await deadLetter(entry.message, DEAD_LETTER_REASONS.permanentError, error.cause);
-      }
-    }
-  };
-
-  let pull: Awaited<ReturnType<typeof startBatchPull>>;
+  const lock = options.holdLock === false ? undefined : await holdSharedLock(projector, lifetime.signal);
+  let pull: RunningBatchPull;
   try {
     pull = await startBatchPull({
-      connection,
-      definition,
+      connection: projector.connection,
+      definition: projector.definition,
       limits: options.batch,
-      ensureConsumer: () => ensureTimelineConsumer({ connection, definition, checkpoint: () => readConsumerCheckpoint(dataSource, checkpointName) }),
-      handleBatch,
+      ensureConsumer: () =>
+        ensureTimelineConsumer({ connection: projector.connection, definition: projector.definition, checkpoint: () => readConsumerCheckpoint(projector.dataSource, projector.checkpointName) }),
+      handleBatch: batchHandler(projector),
     });
   } catch (error) {
     await lock?.release();
     throw error;
   }
-  const statsLog = startStatsLog({ stats, intervalMs: options.statsIntervalMs, logger, pending: pendingMessages });
-  logger.info({ event: 'projector_started', consumer: definition.name, batch: options.batch }, 'transcript projector started');
-
+  const pendingMessages = (): Promise<number> => durableConsumerBacklog(projector.connection, projector.definition);
+  const statsLog = startStatsLog({ stats: projector.stats, intervalMs: options.statsIntervalMs, logger: projector.logger, pending: pendingMessages });
+  projector.logger.info({ event: 'projector_started', consumer: projector.definition.name, batch: options.batch }, 'transcript projector started');
   return {
-    stats,
-    checkpointName,
+    stats: projector.stats,
+    checkpointName: projector.checkpointName,
     pendingMessages,
     stop: async () => {
       lifetime.abort();
       statsLog.stop();
       await pull.stop();
-      await lock?.release().catch((error: unknown) => logger.warn({ error: describeCause(error) }, 'releasing the projector lock failed'));
-      logger.info({ event: 'projector_stopped', ...stats.totals() }, 'transcript projector stopped');
+      await lock?.release().catch((error: unknown) => projector.logger.warn({ error: describeCause(error) }, 'releasing the projector lock failed'));
+      projector.logger.info({ event: 'projector_stopped', ...projector.stats.totals() }, 'transcript projector stopped');
     },
   };
+}
+
+function projectorOf(options: TimelineProjectorOptions): Projector {
+  return {
+    connection: options.connection,
+    dataSource: options.dataSource,
+    logger: options.logger,
+    definition: timelineConsumerDefinition(options.consumer),
+    checkpointName: options.connection.namespace.consumer(TIMELINE_CONSUMER_NAME),
+    sanitize: createMessageSanitizer({ maxToolOutputChars: options.maxToolOutputChars }),
+    stats: new ProjectorStats(),
+  };
+}
+
+/** Projectors share the lock; a rebuild holds it exclusively, so a projector waits for it. */
+function holdSharedLock(projector: Projector, signal: AbortSignal): Promise<HeldLock | undefined> {
+  return holdProjectorLock({
+    dataSource: projector.dataSource,
+    signal,
+    onWait: () => projector.logger.warn({ event: 'projector_waiting_for_rebuild' }, 'a timeline rebuild is running; waiting'),
+  });
+}
+
+/**
+ * Batches are written one at a time, in delivery order: each takes its turn when handed out.
+ * Decoding, dead-lettering and mapping overlap the previous batch's write.
+ */
+function batchHandler(projector: Projector): (messages: readonly PulledMessage[], signal: AbortSignal) => Promise<void> {
+  let writeTurn: Promise<void> = Promise.resolve();
+  return async (messages, signal) => {
+    const previousTurn = writeTurn;
+    let endTurn: () => void = () => undefined;
+    writeTurn = new Promise((resolve) => (endTurn = resolve));
+    try {
+      const accepted = await acceptMessages(projector, messages);
+      const batch = mapped(projector, accepted);
+      const highest = Math.max(0, ...messages.map((message) => message.streamSequence));
+      await previousTurn;
+      try {
+        const outcome = await writeRetrying({ projector, accepted, batch, streamSequence: highest, signal });
+        for (const entry of accepted) {
+          if (outcome === 'written') entry.message.ack();
+          else entry.message.nak();
+        }
+      } catch (error) {
+        if (!(error instanceof UnwritableBatchError)) throw error;
+        projector.logger.warn({ event: 'timeline_batch_split', size: accepted.length, error: error.message }, 'batch could not be written; writing its messages one by one');
+        await writeOneByOne(projector, accepted, signal);
+      }
+    } finally {
+      endTurn();
+    }
+  };
+}
+
+/** The batch's valid timeline events; every other message is dead-lettered. */
+async function acceptMessages(projector: Projector, messages: readonly PulledMessage[]): Promise<AcceptedMessage[]> {
+  const accepted: AcceptedMessage[] = [];
+  for (const message of messages) {
+    const decoded = decodeTimelineEvent(message.data);
+    if (decoded.ok) accepted.push({ message, event: decoded.event });
+    else await deadLetter({ projector, message, reason: decoded.reason, error: decoded.error });
+  }
+  return accepted;
+}
+
+function mapped(projector: Projector, accepted: readonly AcceptedMessage[]): TimelineBatch {
+  return mapTimelineBatch(
+    accepted.map((entry) => entry.event),
+    projector.sanitize,
+  );
+}
+
+/** Writes, retrying in place while the database is unavailable; 'stopped' if stopped meanwhile. */
+async function writeRetrying(options: {
+  readonly projector: Projector;
+  readonly accepted: readonly AcceptedMessage[];
+  readonly batch: TimelineBatch;
+  readonly streamSequence: number;
+  readonly signal: AbortSignal;
+}): Promise<'written' | 'stopped'> {
+  const { projector, accepted, signal } = options;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await writeOnce(options);
+      return 'written';
+    } catch (error) {
+      if (!isTransientDatabaseError(error)) throw new UnwritableBatchError(describeCause(error), { cause: error });
+      if (signal.aborted) return 'stopped';
+      const delay = exponentialBackoffDelay(attempt, { initialDelayMs: 200, maximumDelayMs: 10_000 });
+      projector.logger.warn({ event: 'timeline_write_retry', attempt, delay, size: accepted.length, error: describeCause(error) }, 'database unavailable; retrying the batch');
+      for (const entry of accepted) entry.message.working();
+      await sleep(delay, signal);
+    }
+  }
+}
+
+/** One transaction: the rows and the checkpoint; then the batch is counted. */
+async function writeOnce(options: { readonly projector: Projector; readonly accepted: readonly AcceptedMessage[]; readonly batch: TimelineBatch; readonly streamSequence: number }): Promise<void> {
+  const { projector, accepted, batch } = options;
+  const started = process.hrtime.bigint();
+  const result = await writeTimelineBatch({ dataSource: projector.dataSource, batch, checkpointName: projector.checkpointName, streamSequence: options.streamSequence });
+  projector.stats.recordBatch({
+    messages: accepted.length,
+    rows: batch.messages.length,
+    insertedRows: result.insertedMessages,
+    usageRows: result.upsertedUsage,
+    writeMs: Number(process.hrtime.bigint() - started) / 1e6,
+    newestOccurredAt: accepted.reduce<string | undefined>((newest, entry) => (newest === undefined || entry.event.occurredAt > newest ? entry.event.occurredAt : newest), undefined),
+  });
+}
+
+/** Finds the message the database refuses, dead-letters it, and writes the rest. */
+async function writeOneByOne(projector: Projector, accepted: readonly AcceptedMessage[], signal: AbortSignal): Promise<void> {
+  for (const [index, entry] of accepted.entries()) {
+    try {
+      const outcome = await writeRetrying({ projector, accepted: [entry], batch: mapped(projector, [entry]), streamSequence: entry.message.streamSequence, signal });
+      if (outcome === 'stopped') {
+        for (const rest of accepted.slice(index)) rest.message.nak();
+        return;
+      }
+      entry.message.ack();
+    } catch (error) {
+      if (!(error instanceof UnwritableBatchError)) throw error;
+      await deadLetter({ projector, message: entry.message, reason: DEAD_LETTER_REASONS.permanentError, error: error.cause });
+    }
+  }
+}
+
+/** A copy to `dlq.TASK_EVENTS.<consumer>`, then `term`; without a stored copy the message stays. */
+async function deadLetter(options: { readonly projector: Projector; readonly message: PulledMessage; readonly reason: DeadLetterReason; readonly error: unknown }): Promise<void> {
+  const { projector, message, reason, error } = options;
+  try {
+    message.working();
+    await publishDeadLetter({
+      connection: projector.connection,
+      message,
+      stream: projector.definition.stream,
+      consumer: projector.definition.name,
+      reason,
+      error,
+      traceContext: message.traceContext,
+    });
+    message.term();
+    projector.stats.recordDeadLetter();
+    projector.logger.warn({ event: 'timeline_message_dead_lettered', streamSeq: message.streamSequence, reason, error: describeCause(error) }, 'malformed timeline event dead-lettered');
+  } catch (publishError) {
+    // Without a copy in the dead-letter stream the message must stay: hand it back for later.
+    projector.logger.error({ streamSeq: message.streamSequence, reason, error: describeCause(publishError) }, 'dead-lettering failed; message handed back');
+    message.nak(5_000);
+  }
 }
 
 type DecodedEvent = { ok: true; event: TaskMessageEvent } | { ok: false; reason: DeadLetterReason; error: Error };

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
-import { STREAM_CATALOG } from '@switchyard/contracts';
-import type { MessagingConnection } from '@switchyard/messaging';
+import { STREAM_CATALOG, subjects } from '@switchyard/contracts';
+import { readStoredMessages, type MessagingConnection } from '@switchyard/messaging';
 import { readTimelineRowKeys, type SqlRunner } from '@switchyard/persistence';
 
 /** Unified message types the projector turns into a `task_message` row (status, log, usage make none). */
@@ -19,30 +19,19 @@ export interface StoredTaskMessage {
 
 /** Every `task.message` in the namespace's TASK_EVENTS, in stream order, read with an ordered consumer. */
 export async function readTaskMessages(connection: MessagingConnection): Promise<StoredTaskMessage[]> {
-  const stream = connection.namespace.stream(STREAM_CATALOG.TASK_EVENTS.name);
-  const consumer = await connection.jetstream.consumers.get(stream, { filter_subjects: connection.namespace.subject('task.message.>') });
   const found: StoredTaskMessage[] = [];
-  for (;;) {
-    const batch = await consumer.fetch({ max_messages: 1_000, expires: 2_000 });
-    let pending = 0;
-    let received = 0;
-    for await (const message of batch) {
-      received += 1;
-      pending = message.info.pending;
-      const envelope = message.json<{ eventId: string; payload: { taskId: string; seq: number; attempt: number; message: { type: string; text?: string } } }>();
-      found.push({
-        taskId: envelope.payload.taskId,
-        seq: envelope.payload.seq,
-        attempt: envelope.payload.attempt,
-        type: envelope.payload.message.type,
-        text: envelope.payload.message.text,
-        eventId: envelope.eventId,
-        streamSeq: message.seq,
-      });
-    }
-    if (received === 0 || pending === 0) break;
+  for await (const message of readStoredMessages(connection, { stream: STREAM_CATALOG.TASK_EVENTS.name, subject: subjects.eventTypeFilter('task.message') })) {
+    const envelope = message.json() as { eventId: string; payload: { taskId: string; seq: number; attempt: number; message: { type: string; text?: string } } };
+    found.push({
+      taskId: envelope.payload.taskId,
+      seq: envelope.payload.seq,
+      attempt: envelope.payload.attempt,
+      type: envelope.payload.message.type,
+      text: envelope.payload.message.text,
+      eventId: envelope.eventId,
+      streamSeq: message.seq,
+    });
   }
-  await consumer.delete().catch(() => undefined);
   return found;
 }
 
