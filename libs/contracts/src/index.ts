@@ -13,7 +13,6 @@ export * from './timeline-entry.schema';
 export * from './task-outcome-events.schema';
 export * from './runtime-events.schema';
 export * from './runtime-profile.schema';
-export * from './runtime-identity.catalog';
 export * from './session-events.schema';
 export * from './event-catalog';
 export * from './create-event';

@@ -2,8 +2,8 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TaskSource } from '@switchyard/contracts';
 import { sampleAgentSnapshot } from '@switchyard/testing';
+import { sessionFilePath } from '@switchyard/agent-adapters/wing';
 import { claudeOnMock, startDaemonE2eStack, type DaemonE2eStack } from './daemon-e2e.spec-helper';
-import { sessionFilePath } from './run-loop/session-store.probe';
 import { BUILT_IN_RUNTIME_IDENTITIES } from './runtimes/runtime-identities';
 
 const DAEMON_ID = 'daemon-resume-e2e';

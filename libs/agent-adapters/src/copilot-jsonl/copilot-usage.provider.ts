@@ -1,4 +1,4 @@
-import { runtimeIdentityDescriptor } from '@switchyard/contracts';
+import { runtimeIdentityDescriptor } from '../catalog/runtime-identity.catalog';
 
 /**
  * The provider Copilot usage is booked to when the CLI names none: the `copilot` identity's (GitHub

@@ -1,9 +1,9 @@
 import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PROTOCOL_FAMILIES } from '@switchyard/contracts';
+import { runtimeLayoutFor } from '@switchyard/agent-adapters/wing';
 import { CONTEXT_BLOCK_BEGIN as BEGIN, CONTEXT_BLOCK_END as END, writeContextFile } from './context-file.writer';
 import { createTemporaryDirectory } from './exec-env.spec-helper';
-import { runtimeLayoutFor } from './runtime-target.catalog';
 
 describe('writeContextFile', () => {
   let temporary: { path: string; remove: () => Promise<void> };

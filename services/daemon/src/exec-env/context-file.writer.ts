@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ClaimedTask } from '@switchyard/contracts';
+import { runtimeLayoutFor, type RuntimeTarget } from '@switchyard/agent-adapters/wing';
 import { readFileInside, writeFileInside } from './safe-path.guard';
-import { runtimeLayoutFor, type RuntimeTarget } from './runtime-target.catalog';
 
 export const CONTEXT_BLOCK_BEGIN = '<!-- switchyard:begin -->';
 export const CONTEXT_BLOCK_END = '<!-- switchyard:end -->';

@@ -7,8 +7,6 @@ export const EXEC_ENV_ERROR_CODES = {
   unsafe_path: 'unsafe_path',
   /** The agent's neutral MCP config does not match its schema. */
   invalid_mcp_config: 'invalid_mcp_config',
-  /** A CLI settings file we must merge into is not a JSON object; we refuse to clobber it. */
-  unreadable_settings: 'unreadable_settings',
   /** No fresh work directory name was free after several random tries. */
   work_directory_unavailable: 'work_directory_unavailable',
 } as const;

@@ -1,12 +1,11 @@
+import { runtimeLayoutFor, writeMcpConfig, type McpArtefacts } from '@switchyard/agent-adapters/wing';
 import type { ClaimedTask, ProtocolFamily } from '@switchyard/contracts';
 import { buildAgentEnvironment, type RejectedEnvironmentKey } from './agent-environment.builder';
 import { renderContextBody, writeContextFile, type ContextFileResult } from './context-file.writer';
-import { deliverMcpConfig, type McpArtefacts } from './mcp-config.writer';
 import { parseNeutralMcpConfig } from './mcp-config.schema';
-import { ensureDirectoryInside } from './safe-path.guard';
+import { ensureDirectoryInside, workDirectoryFiles } from './safe-path.guard';
 import { installSkills, type SkillContentProvider, type SkillsInstallResult } from './skills.installer';
 import { prepareWorkDirectory, SWITCHYARD_FOLDER, type WorkDirectoryMarker, type WorkDirectoryReason } from './work-directory.preparer';
-import { runtimeLayoutFor } from './runtime-target.catalog';
 
 export interface PrepareExecEnvOptions {
   /** Absolute workspaces root. */
@@ -15,7 +14,7 @@ export interface PrepareExecEnvOptions {
   ownerId: string;
   task: ClaimedTask;
   protocolFamily: ProtocolFamily;
-  /** Runtime identity (`claude-code`, `qwen-code`, `gemini-cli`) when it changes file names within a family. */
+  /** The built-in identity (`claude-code`, `qwen-code`, `gemini-cli`); null for a profile's command, which gets its family's files. */
   runtimeIdentity?: string | null;
   /** Where the prior task of this (agent, issue) or chat session ran; `null` for none or a forced fresh start. */
   priorWorkDirectory: string | null;
@@ -71,7 +70,7 @@ export async function prepareExecEnv(options: PrepareExecEnvOptions): Promise<Pr
   const runtimeBrief = renderContextBody(task);
   const contextFile = await writeContextFile({ workDirectory: directory, target, body: runtimeBrief });
   const skills = await installSkills({ workDirectory: directory, target, skillNames: task.agent.skills, provideSkill: options.provideSkill });
-  const mcp = await deliverMcpConfig({ workDirectory: directory, target, servers });
+  const mcp = await writeMcpConfig({ target, servers, files: workDirectoryFiles(directory) });
 
   const runtimeEnvironment: Record<string, string> = { ...options.runtimeEnvironment };
   if (mcp.kind === 'opencode-config-content') runtimeEnvironment[mcp.environmentVariable] = mcp.content;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { McpServer } from '@switchyard/agent-adapters/wing';
 import type { JsonValue } from '@switchyard/contracts';
 import { ExecEnvError } from './exec-env.error';
 
@@ -23,23 +24,6 @@ const neutralServerSchema = z
 const neutralConfigSchema = z
   .object({ servers: z.record(z.string().regex(SERVER_NAME_PATTERN, 'server names are letters, digits, _ and -'), neutralServerSchema) })
   .strict();
-
-export interface StdioMcpServer {
-  kind: 'stdio';
-  name: string;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-}
-
-export interface RemoteMcpServer {
-  kind: 'http' | 'sse';
-  name: string;
-  url: string;
-  headers: Record<string, string>;
-}
-
-export type McpServer = StdioMcpServer | RemoteMcpServer;
 
 /**
  * Reads the agent's neutral `mcpConfig` (`{ servers: { <name>: { command, args, env?, url? } } }`)

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
+import type { WorkDirectoryFiles } from '@switchyard/agent-adapters/wing';
 import { ExecEnvError } from './exec-env.error';
 
 /** Ids that become directory names: no separators, no dots, so no traversal and no hidden names. */
@@ -137,4 +138,15 @@ export async function writeFileInsideIfChanged(options: {
   if (existing !== undefined && existing.equals(next)) return { path: target, changed: false, existed: true };
   await writeFileInside({ ...options, content: next });
   return { path: target, changed: true, existed: existing !== undefined };
+}
+
+/** The work directory's files as the adapters' MCP writers may touch them: through this guard only. */
+export function workDirectoryFiles(root: string): WorkDirectoryFiles {
+  return {
+    read: (relativePath) => readFileInside({ root, relativePath }),
+    writeIfChanged: async (relativePath, content, mode) => {
+      const { path: written, changed } = await writeFileInsideIfChanged({ root, relativePath, content, mode });
+      return { path: written, changed };
+    },
+  };
 }

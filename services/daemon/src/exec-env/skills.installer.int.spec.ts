@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { RuntimeTarget } from '@switchyard/agent-adapters/wing';
 import { createTemporaryDirectory } from './exec-env.spec-helper';
-import type { RuntimeTarget } from './runtime-target.catalog';
 import { installSkills, sanitizeSkillName, type SkillContent } from './skills.installer';
 
 const LIBRARY: Record<string, SkillContent> = {

@@ -1,6 +1,6 @@
 import path from 'node:path';
+import { runtimeLayoutFor, type RuntimeTarget } from '@switchyard/agent-adapters/wing';
 import { ExecEnvError } from './exec-env.error';
-import { runtimeLayoutFor, type RuntimeTarget } from './runtime-target.catalog';
 import { splitRelativePath, writeFileInsideIfChanged } from './safe-path.guard';
 
 export const SKILL_ENTRY_FILE = 'SKILL.md';

@@ -1,11 +1,11 @@
+import type { SessionStoreState } from '@switchyard/agent-adapters/wing';
 import type { ResumeDecision } from '@switchyard/contracts';
 import type { WorkDirectoryReason } from '../exec-env';
 
+export type { SessionStoreState } from '@switchyard/agent-adapters/wing';
+
 /** Why the daemon started fresh although the session-resume service said `resume`. */
 export type ResumeSkipReason = 'work_dir_missing' | 'session_store_missing';
-
-/** What the probe found of the CLI's session store; `unverified` for CLIs whose store we do not check. */
-export type SessionStoreState = { readonly state: 'present' } | { readonly state: 'missing'; readonly detail: string } | { readonly state: 'unverified' };
 
 export type ResumeGateVerdict =
   | { readonly kind: 'fresh' }

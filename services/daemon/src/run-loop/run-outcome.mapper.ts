@@ -1,5 +1,5 @@
 import type { TaskFailureReason } from '@switchyard/contracts';
-import type { AgentRunResult } from '@switchyard/agent-adapters';
+import type { AgentRunResult } from '@switchyard/agent-adapters/wing';
 
 /** Why a run that did not complete failed, in the queue's vocabulary (transient ones retry). */
 export function failureReasonOf(result: AgentRunResult): TaskFailureReason {

@@ -1,15 +1,16 @@
-import { createEvent, subjects, type AgentMessage, type ClaimedTask, type SessionRetireReason, type TaskFailureReason } from '@switchyard/contracts';
-import type { AgentRunResult, AgentRunTimeouts, AgentSession, Backend } from '@switchyard/agent-adapters';
-import { publish, subscribeNotices, type MessagingConnection } from '@switchyard/messaging';
+import { probeSessionStore, type AgentRunResult, type AgentRunTimeouts, type AgentSession, type Backend } from '@switchyard/agent-adapters/wing';
+import { subjects, type AgentMessage, type ClaimedTask, type TaskFailureReason } from '@switchyard/contracts';
+import { subscribeNotices, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
-import { prepareExecEnv } from '../exec-env';
+import { prepareExecEnv, type PreparedExecEnv } from '../exec-env';
 import type { TaskMessageOutbox } from '../outbox/task-message.outbox';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 import type { QueueClient } from './queue.client';
-import { decideResumeGate, type ResumeGateVerdict } from './resume.gate';
+import { decideResumeGate } from './resume.gate';
 import { failureReasonOf } from './run-outcome.mapper';
-import { probeSessionStore } from './session-store.probe';
-import { createTaskMessageWriter } from './task-message.writer';
+import { launchTargetOf } from './runtime-target';
+import { pinSession, retireSession } from './session-notices.publisher';
+import { createTaskMessageWriter, type TaskMessageWriter } from './task-message.writer';
 import { taskMessageSanitizer } from './task-secrets';
 
 export interface TaskRunnerDependencies {
@@ -35,6 +36,32 @@ export interface TaskRunnerDependencies {
 /** Tells the queue the attempt failed (`task.fail`), retried until it answers. */
 type ReportFailure = (payload: { reason: TaskFailureReason; message: string; sessionId: string | null; detail: string | null; durationMs: number | null }) => Promise<unknown>;
 
+/** One claimed task on its way: what every step of the run shares. */
+interface TaskRun {
+  readonly task: ClaimedTask;
+  readonly runtime: DetectedRuntime;
+  readonly dependencies: TaskRunnerDependencies;
+  readonly log: JsonLogger;
+  readonly timeline: TaskMessageWriter;
+  /** Into the timeline; the first status naming a session also pins it. */
+  readonly publishMessage: (message: AgentMessage) => Promise<void>;
+  readonly report: ReportFailure;
+  /** Known once the exec env is prepared; a pinned session names it. */
+  workDirectory: string;
+}
+
+/** What the exec env gave the run: the CLI's environment and prompt, and the session to resume. */
+interface PreparedRun {
+  readonly environment: Record<string, string>;
+  readonly prompt: string;
+  readonly resumeSessionId: string | undefined;
+  /**
+   * Published only once the queue accepted the start: an attempt handed back before it started is
+   * run again under the same task id, and its seq must then start from 0 with nothing taken.
+   */
+  readonly notes: readonly AgentMessage[];
+}
+
 /**
  * Runs one claimed task: exec env, `task.start`, the CLI through its adapter, every unified
  * message into the outbox with its seq, lease renewals (which also carry a missed cancel), cancel
@@ -42,100 +69,123 @@ type ReportFailure = (payload: { reason: TaskFailureReason; message: string; ses
  * retried until the queue answers.
  */
 export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime, dependencies: TaskRunnerDependencies): Promise<void> {
-  const { queue, logger } = dependencies;
-  const log = logger.child({ taskId: task.taskId, attempt: task.attempt });
-  let pinnedSessionId: string | undefined;
-  let workDirectory = '';
-  const timeline = createTaskMessageWriter({ task, outbox: dependencies.outbox, sanitize: taskMessageSanitizer(task) });
-  const publishMessage = async (message: AgentMessage): Promise<void> => {
-    if (message.type === 'status' && message.sessionId && message.sessionId !== pinnedSessionId) {
-      pinnedSessionId = message.sessionId;
-      await pinSession({ task, runtime, sessionId: message.sessionId, workDirectory, dependencies });
-    }
-    await timeline.write(message);
-  };
-  const report: ReportFailure = (payload) =>
-    queue.sendUntilAnswered('task.fail', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId, ...payload });
-
+  const run = openTaskRun(task, runtime, dependencies);
   const backend = dependencies.backendFor(runtime);
   if (!backend) {
-    await report({ reason: 'exec_env_failed', message: `no adapter for ${runtime.identity.protocolFamily} yet`, sessionId: null, detail: null, durationMs: null });
+    await run.report({ reason: 'exec_env_failed', message: `no adapter for ${runtime.identity.protocolFamily} yet`, sessionId: null, detail: null, durationMs: null });
     return;
   }
+  const prepared = await prepareRun(run);
+  if (!prepared) return;
+  const started = await dependencies.queue.sendUntilAnswered('task.start', {
+    taskId: task.taskId,
+    attempt: task.attempt,
+    daemonId: dependencies.daemonId,
+    workDir: run.workDirectory,
+    resumedSessionId: prepared.resumeSessionId ?? null,
+  });
+  if (!started.ok) {
+    run.log.warn({ refusal: started.error }, 'the queue refused the start; dropping the run');
+    return;
+  }
+  for (const note of prepared.notes) await run.publishMessage(note);
+  const result = await driveRun({ run, backend, prepared, cancelRequested: started.result.cancelRequested });
+  if (result) await reportOutcome(run, result);
+}
 
-  let environment: Record<string, string>;
-  let prompt = task.prompt;
-  // Published only once the queue accepted the start: an attempt handed back before it started is
-  // run again under the same task id, and its seq must then start from 0 with nothing taken.
-  const preparationNotes: AgentMessage[] = [];
-  let gate: ResumeGateVerdict;
+function openTaskRun(task: ClaimedTask, runtime: DetectedRuntime, dependencies: TaskRunnerDependencies): TaskRun {
+  const timeline = createTaskMessageWriter({ task, outbox: dependencies.outbox, sanitize: taskMessageSanitizer(task) });
+  let pinnedSessionId: string | undefined;
+  const run: TaskRun = {
+    task,
+    runtime,
+    dependencies,
+    log: dependencies.logger.child({ taskId: task.taskId, attempt: task.attempt }),
+    timeline,
+    workDirectory: '',
+    publishMessage: async (message) => {
+      if (message.type === 'status' && message.sessionId && message.sessionId !== pinnedSessionId) {
+        pinnedSessionId = message.sessionId;
+        await pinSession({ task, runtime, sessionId: message.sessionId, workDirectory: run.workDirectory, dependencies });
+      }
+      await timeline.write(message);
+    },
+    report: (payload) => dependencies.queue.sendUntilAnswered('task.fail', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId, ...payload }),
+  };
+  return run;
+}
+
+/** The exec env and the resume gate; a failure is reported `exec_env_failed` and ends the run. */
+async function prepareRun(run: TaskRun): Promise<PreparedRun | undefined> {
+  const { task, runtime, dependencies } = run;
   try {
+    const home = dependencies.homeFor(runtime);
+    const runtimeEnvironment = await dependencies.runtimeEnvironmentFor(runtime, task, home);
     const prepared = await prepareExecEnv({
       root: dependencies.workspacesRoot,
       ownerId: dependencies.ownerId,
       task,
       protocolFamily: runtime.identity.protocolFamily,
-      runtimeIdentity: runtime.identity.identity,
+      runtimeIdentity: launchTargetOf(runtime).identity,
       priorWorkDirectory: task.resume.status === 'resume' ? task.resume.workDir : null,
       // Skill contents are not distributed to daemons yet; every named skill is reported as skipped.
       provideSkill: () => Promise.resolve(undefined),
-      home: dependencies.homeFor(runtime),
-      runtimeEnvironment: await dependencies.runtimeEnvironmentFor(runtime, task, dependencies.homeFor(runtime)),
+      home,
+      runtimeEnvironment,
     });
-    workDirectory = prepared.workDirectory;
-    environment = prepared.environment;
+    run.workDirectory = prepared.workDirectory;
+    const gate = await passResumeGate(run, prepared);
     // CLIs that read no context file get the same brief in front of the prompt.
-    if (prepared.inlineRuntimeBrief) prompt = `${prepared.inlineRuntimeBrief}\n\n---\n\n${task.prompt}`;
-    gate = decideResumeGate({
-      decision: task.resume,
-      workDirectory: { reused: prepared.reused, reason: prepared.reason, detail: prepared.reasonDetail },
-      sessionStore:
-        task.resume.status === 'resume' && prepared.reused
-          ? await probeSessionStore({
-              identity: runtime.identity.identity,
-              layout: runtime.identity.sessionStore,
-              environment,
-              workDirectory,
-              sessionId: task.resume.sessionId,
-            })
-          : { state: 'unverified' },
-    });
-    if (gate.kind === 'skip') {
-      log.warn({ event: 'resume_skipped', sessionId: gate.sessionId, reason: gate.reason, detail: gate.detail }, 'prior session not resumed; starting fresh');
-      preparationNotes.push({ type: 'status', state: 'resume_skipped', progress: `${gate.reason}: ${gate.detail}; starting fresh` });
-      if (gate.retire) await retireSession({ task, sessionId: gate.sessionId, reason: 'session_store_missing', message: gate.detail, dependencies });
-    }
-    // No skill store exists yet (the gateway's skills come with issue 6): say which were not installed.
-    if (prepared.skills.skipped.length > 0) {
-      preparationNotes.push({ type: 'log', level: 'warn', text: `skills not installed: ${prepared.skills.skipped.map((skill) => `${skill.name} (${skill.reason})`).join(', ')}` });
-    }
-    if (prepared.rejectedEnvironmentKeys.length > 0) {
-      preparationNotes.push({ type: 'log', level: 'warn', text: `agent environment keys refused: ${prepared.rejectedEnvironmentKeys.map((key) => key.key).join(', ')}` });
-    }
+    const prompt = prepared.inlineRuntimeBrief ? `${prepared.inlineRuntimeBrief}\n\n---\n\n${task.prompt}` : task.prompt;
+    return { environment: prepared.environment, prompt, resumeSessionId: gate.resumeSessionId, notes: [...gate.notes, ...preparationWarnings(prepared)] };
   } catch (error) {
-    log.error({ err: error }, 'preparing the exec env failed');
-    await report({ reason: 'exec_env_failed', message: error instanceof Error ? error.message : String(error), sessionId: null, detail: null, durationMs: null });
-    return;
+    run.log.error({ err: error }, 'preparing the exec env failed');
+    await run.report({ reason: 'exec_env_failed', message: error instanceof Error ? error.message : String(error), sessionId: null, detail: null, durationMs: null });
+    return undefined;
   }
+}
 
-  const resumeSessionId = gate.kind === 'resume' ? gate.sessionId : undefined;
-  const started = await queue.sendUntilAnswered('task.start', {
-    taskId: task.taskId,
-    attempt: task.attempt,
-    daemonId: dependencies.daemonId,
-    workDir: workDirectory,
-    resumedSessionId: resumeSessionId ?? null,
+/** Keeps the claim's `resume` only if the prior work dir was reused and the CLI's store has the session. */
+async function passResumeGate(run: TaskRun, prepared: PreparedExecEnv): Promise<{ resumeSessionId: string | undefined; notes: AgentMessage[] }> {
+  const { task } = run;
+  const gate = decideResumeGate({
+    decision: task.resume,
+    workDirectory: { reused: prepared.reused, reason: prepared.reason, detail: prepared.reasonDetail },
+    sessionStore:
+      task.resume.status === 'resume' && prepared.reused
+        ? await probeSessionStore({ target: launchTargetOf(run.runtime), environment: prepared.environment, workDirectory: prepared.workDirectory, sessionId: task.resume.sessionId })
+        : { state: 'unverified' },
   });
-  if (!started.ok) {
-    log.warn({ refusal: started.error }, 'the queue refused the start; dropping the run');
-    return;
-  }
-  for (const note of preparationNotes) await publishMessage(note);
+  if (gate.kind !== 'skip') return { resumeSessionId: gate.kind === 'resume' ? gate.sessionId : undefined, notes: [] };
+  run.log.warn({ event: 'resume_skipped', sessionId: gate.sessionId, reason: gate.reason, detail: gate.detail }, 'prior session not resumed; starting fresh');
+  if (gate.retire) await retireSession({ task, sessionId: gate.sessionId, reason: 'session_store_missing', message: gate.detail, dependencies: run.dependencies });
+  return { resumeSessionId: undefined, notes: [{ type: 'status', state: 'resume_skipped', progress: `${gate.reason}: ${gate.detail}; starting fresh` }] };
+}
 
+/** What the exec env could not do, said in the timeline. */
+function preparationWarnings(prepared: PreparedExecEnv): AgentMessage[] {
+  const notes: AgentMessage[] = [];
+  // No skill store exists yet (the gateway's skills come with issue 6): say which were not installed.
+  if (prepared.skills.skipped.length > 0) {
+    notes.push({ type: 'log', level: 'warn', text: `skills not installed: ${prepared.skills.skipped.map((skill) => `${skill.name} (${skill.reason})`).join(', ')}` });
+  }
+  if (prepared.rejectedEnvironmentKeys.length > 0) {
+    notes.push({ type: 'log', level: 'warn', text: `agent environment keys refused: ${prepared.rejectedEnvironmentKeys.map((key) => key.key).join(', ')}` });
+  }
+  return notes;
+}
+
+/**
+ * Starts the CLI and follows it to its result (with one fresh retry when the resume is rejected),
+ * then books its usage and closes the timeline. Undefined when the run was already reported.
+ */
+async function driveRun(options: { run: TaskRun; backend: Backend; prepared: PreparedRun; cancelRequested: boolean }): Promise<AgentRunResult | undefined> {
+  const { run, backend, prepared } = options;
+  const { task, runtime, dependencies } = run;
   const execute = (resume: string | undefined): Promise<AgentSession> =>
-    backend.execute(prompt, {
-      cwd: workDirectory,
-      env: environment,
+    backend.execute(prepared.prompt, {
+      cwd: run.workDirectory,
+      env: prepared.environment,
       executable: runtime.executablePath,
       ...(task.agent.model ? { model: task.agent.model } : {}),
       ...(resume ? { resumeSessionId: resume } : {}),
@@ -144,51 +194,70 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
       timeouts: dependencies.timeouts,
       signal: dependencies.shutdown,
     });
-
-  // An adapter refuses some options before spawning anything (DSH takes only `provider/model` ids).
-  const failBeforeLaunch = async (error: unknown): Promise<void> => {
-    const message = `the adapter refused to start the CLI: ${error instanceof Error ? error.message : String(error)}`;
-    log.warn({ err: error }, 'the adapter refused to start the CLI');
-    await publishMessage({ type: 'error', code: 'adapter_refused_start', message });
-    await timeline.close();
-    await report({ reason: 'agent_error', message, sessionId: null, detail: null, durationMs: null });
-  };
-
   let session: AgentSession;
   try {
-    session = await execute(resumeSessionId);
+    session = await execute(prepared.resumeSessionId);
   } catch (error) {
-    await failBeforeLaunch(error);
-    return;
+    await failBeforeLaunch(run, error);
+    return undefined;
   }
-  let result: AgentRunResult;
+  const current = { session };
   try {
-    result = await followSession(session, task, dependencies, publishMessage, started.result.cancelRequested);
-    if (result.resumeRejected && resumeSessionId) {
-      await retireSession({ task, sessionId: resumeSessionId, reason: 'resume_rejected', message: result.error?.message ?? 'the CLI rejected the resume', dependencies });
-    }
-    // A CLI that refuses the session but carries on in a fresh one (DSH) has done the work: no second run.
-    if (result.resumeRejected && !result.toolRan && resumeSessionId && result.status !== 'completed') {
-      await publishMessage({ type: 'status', state: 'resume_rejected', progress: 'the CLI rejected the session; starting fresh' });
-      try {
-        session = await execute(undefined);
-      } catch (error) {
-        await failBeforeLaunch(error);
-        return;
-      }
-      result = await followSession(session, task, dependencies, publishMessage, false);
-    }
+    const result = await followWithFreshRetry({ run, execute, current, resumeSessionId: prepared.resumeSessionId, cancelRequested: options.cancelRequested });
+    if (!result) return undefined;
     // Token totals go into the timeline for every outcome, so failed and cancelled runs count too.
-    for (const usage of result.usage) await publishMessage({ type: 'usage', ...usage });
-    await timeline.close();
+    for (const usage of result.usage) await run.publishMessage({ type: 'usage', ...usage });
+    await run.timeline.close();
+    return result;
   } catch (error) {
     // followSession has stopped the CLI already; this also covers a failure after it (usage, close).
-    await failUnfollowedRun({ error, session, dependencies, publishMessage, closeTimeline: () => timeline.close(), report, log });
-    return;
+    await failUnfollowedRun({ error, run, session: current.session });
+    return undefined;
   }
+}
 
+/**
+ * Follows the session; when the CLI rejected the resume, retires the session and, if no tool ran
+ * and it did not carry on by itself, runs once more fresh. Undefined when that fresh start was refused.
+ */
+async function followWithFreshRetry(options: {
+  run: TaskRun;
+  execute: (resume: string | undefined) => Promise<AgentSession>;
+  /** The session being followed; the fresh retry replaces it. */
+  current: { session: AgentSession };
+  resumeSessionId: string | undefined;
+  cancelRequested: boolean;
+}): Promise<AgentRunResult | undefined> {
+  const { run, current, resumeSessionId } = options;
+  const result = await followSession({ run, session: current.session, cancelAlreadyRequested: options.cancelRequested });
+  if (!result.resumeRejected || !resumeSessionId) return result;
+  await retireSession({ task: run.task, sessionId: resumeSessionId, reason: 'resume_rejected', message: result.error?.message ?? 'the CLI rejected the resume', dependencies: run.dependencies });
+  // A CLI that refuses the session but carries on in a fresh one (DSH) has done the work: no second run.
+  if (result.toolRan || result.status === 'completed') return result;
+  await run.publishMessage({ type: 'status', state: 'resume_rejected', progress: 'the CLI rejected the session; starting fresh' });
+  try {
+    current.session = await options.execute(undefined);
+  } catch (error) {
+    await failBeforeLaunch(run, error);
+    return undefined;
+  }
+  return followSession({ run, session: current.session, cancelAlreadyRequested: false });
+}
+
+/** An adapter refuses some options before spawning anything (DSH takes only `provider/model` ids). */
+async function failBeforeLaunch(run: TaskRun, error: unknown): Promise<void> {
+  const message = `the adapter refused to start the CLI: ${error instanceof Error ? error.message : String(error)}`;
+  run.log.warn({ err: error }, 'the adapter refused to start the CLI');
+  await run.publishMessage({ type: 'error', code: 'adapter_refused_start', message });
+  await run.timeline.close();
+  await run.report({ reason: 'agent_error', message, sessionId: null, detail: null, durationMs: null });
+}
+
+/** `task.complete` for a completed run, `task.fail` with the reason for any other. */
+async function reportOutcome(run: TaskRun, result: AgentRunResult): Promise<void> {
+  const { task, dependencies } = run;
   if (result.status === 'completed') {
-    await queue.sendUntilAnswered('task.complete', {
+    await dependencies.queue.sendUntilAnswered('task.complete', {
       taskId: task.taskId,
       attempt: task.attempt,
       daemonId: dependencies.daemonId,
@@ -198,7 +267,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
       usage: [...result.usage],
     });
   } else {
-    await report({
+    await run.report({
       reason: failureReasonOf(result),
       message: result.error?.message ?? `run ended ${result.status}`,
       sessionId: result.sessionId ?? null,
@@ -206,60 +275,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
       durationMs: Math.round(result.durationMs),
     });
   }
-  log.info({ event: 'task_run_ended', status: result.status, messages: timeline.count }, 'task run ended');
-}
-
-/**
- * Announces the CLI's session as soon as it is known (`session.pinned`), so a crash later in the
- * run still leaves a session the next task can resume. Best effort: the id also travels in the
- * timeline's status message.
- */
-async function pinSession(options: {
-  readonly task: ClaimedTask;
-  readonly runtime: DetectedRuntime;
-  readonly sessionId: string;
-  readonly workDirectory: string;
-  readonly dependencies: TaskRunnerDependencies;
-}): Promise<void> {
-  const { task, sessionId } = options;
-  try {
-    const envelope = createEvent({
-      type: 'session.pinned',
-      payload: { sessionId, taskId: task.taskId, attempt: task.attempt, runtimeId: options.runtime.runtimeId, workDir: options.workDirectory },
-    });
-    await publish(options.dependencies.connection, {
-      subject: subjects.forEvent(envelope),
-      data: envelope,
-      messageId: `session-pinned:${task.taskId}:${task.attempt}:${sessionId}`,
-    });
-  } catch (error) {
-    options.dependencies.logger.warn({ err: error, taskId: task.taskId, sessionId }, 'session could not be pinned; it stays in the timeline');
-  }
-}
-
-/**
- * Tells the session-resume index never to offer this session again (`session.retired`): the CLI
- * rejected it (`resume_rejected`), or its store is gone (`session_store_missing`). Best effort: at
- * worst the next task is offered it and the gate or the CLI rejects it again.
- */
-async function retireSession(options: {
-  readonly task: ClaimedTask;
-  readonly sessionId: string;
-  readonly reason: Extract<SessionRetireReason, 'resume_rejected' | 'session_store_missing'>;
-  readonly message: string;
-  readonly dependencies: TaskRunnerDependencies;
-}): Promise<void> {
-  const { task, sessionId } = options;
-  try {
-    const envelope = createEvent({ type: 'session.retired', payload: { sessionId, taskId: task.taskId, reason: options.reason, message: options.message } });
-    await publish(options.dependencies.connection, {
-      subject: subjects.forEvent(envelope),
-      data: envelope,
-      messageId: `session-retired:${task.taskId}:${task.attempt}:${sessionId}`,
-    });
-  } catch (error) {
-    options.dependencies.logger.warn({ err: error, taskId: task.taskId, sessionId }, 'session could not be retired; the resume may be offered again');
-  }
+  run.log.info({ event: 'task_run_ended', status: result.status, messages: run.timeline.count }, 'task run ended');
 }
 
 /**
@@ -267,21 +283,16 @@ async function retireSession(options: {
  * If that fails (a message that cannot be published, a bug), the CLI is stopped before the error
  * goes on: a run nobody reports on must not keep working, and renewing its lease, unseen.
  */
-async function followSession(
-  session: AgentSession,
-  task: ClaimedTask,
-  dependencies: TaskRunnerDependencies,
-  publishMessage: (message: AgentMessage) => Promise<void>,
-  cancelAlreadyRequested: boolean,
-): Promise<AgentRunResult> {
-  const { connection, queue } = dependencies;
+async function followSession(options: { run: TaskRun; session: AgentSession; cancelAlreadyRequested: boolean }): Promise<AgentRunResult> {
+  const { run, session } = options;
+  const { task, dependencies } = run;
   let cancelPush: { unsubscribe(): void } | undefined;
   let renewal: NodeJS.Timeout | undefined;
   try {
-    cancelPush = subscribeNotices(connection, { subject: subjects.taskEvent('task.cancel_requested', task.taskId), max: 1, onNotice: () => session.cancel() });
-    if (cancelAlreadyRequested) await session.cancel();
+    cancelPush = subscribeNotices(dependencies.connection, { subject: subjects.taskEvent('task.cancel_requested', task.taskId), max: 1, onNotice: () => session.cancel() });
+    if (options.cancelAlreadyRequested) await session.cancel();
     renewal = setInterval(() => {
-      void queue
+      void dependencies.queue
         .send('task.renew', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId })
         .then(async (reply) => {
           // A cancel we missed, or the queue gave the attempt up (e.g. we were offline): stop now.
@@ -289,7 +300,7 @@ async function followSession(
         })
         .catch(() => undefined);
     }, dependencies.renewEveryMs);
-    for await (const message of session.messages) await publishMessage(message);
+    for await (const message of session.messages) await run.publishMessage(message);
     return await session.result;
   } catch (error) {
     await session.cancel().catch((cancelError: unknown) => dependencies.logger.error({ err: cancelError, taskId: task.taskId }, 'the CLI could not be stopped'));
@@ -308,16 +319,9 @@ const MAX_FOLLOW_ERROR_CHARACTERS = 500;
  * (best effort: publishing may be what failed) and the queue, which hears `internal` (a Switchyard
  * defect), or `cancelled_by_shutdown` when the daemon is stopping, so the task is retried.
  */
-async function failUnfollowedRun(options: {
-  readonly error: unknown;
-  readonly session: AgentSession;
-  readonly dependencies: TaskRunnerDependencies;
-  readonly publishMessage: (message: AgentMessage) => Promise<void>;
-  readonly closeTimeline: () => Promise<void>;
-  readonly report: ReportFailure;
-  readonly log: JsonLogger;
-}): Promise<void> {
-  const { error, dependencies, log } = options;
+async function failUnfollowedRun(options: { readonly error: unknown; readonly run: TaskRun; readonly session: AgentSession }): Promise<void> {
+  const { error, run } = options;
+  const { log } = run;
   const reason = error instanceof Error ? error.message : String(error);
   const message = `the daemon could not follow the run, so it stopped the CLI: ${reason.length > MAX_FOLLOW_ERROR_CHARACTERS ? `${reason.slice(0, MAX_FOLLOW_ERROR_CHARACTERS)}…` : reason}`;
   log.error({ err: error, event: 'run_follow_failed' }, 'following the run failed; the CLI was stopped');
@@ -325,13 +329,13 @@ async function failUnfollowedRun(options: {
   await options.session.cancel().catch(() => undefined);
   const ended = await options.session.result;
   try {
-    await options.publishMessage({ type: 'error', code: 'run_follow_failed', message });
+    await run.publishMessage({ type: 'error', code: 'run_follow_failed', message });
   } catch (publishError) {
     log.warn({ err: publishError }, 'the follow failure could not be written into the timeline');
   }
-  await options.closeTimeline().catch((closeError: unknown) => log.warn({ err: closeError }, 'the timeline could not be closed cleanly'));
-  await options.report({
-    reason: dependencies.shutdown.aborted ? 'cancelled_by_shutdown' : 'internal',
+  await run.timeline.close().catch((closeError: unknown) => log.warn({ err: closeError }, 'the timeline could not be closed cleanly'));
+  await run.report({
+    reason: run.dependencies.shutdown.aborted ? 'cancelled_by_shutdown' : 'internal',
     message,
     sessionId: ended.sessionId ?? null,
     detail: ended.error?.stderrTail ?? null,

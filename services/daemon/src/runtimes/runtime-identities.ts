@@ -1,4 +1,4 @@
-import { RUNTIME_IDENTITY_CATALOG, type RuntimeIdentityDescriptor } from '@switchyard/contracts';
+import { RUNTIME_IDENTITY_CATALOG, type RuntimeIdentityDescriptor } from '@switchyard/agent-adapters/wing';
 
 /** A CLI the daemon knows how to find, probe and drive. */
 export type RuntimeIdentity = Pick<RuntimeIdentityDescriptor, 'identity' | 'displayName' | 'commandName' | 'protocolFamily' | 'provider' | 'versionArgs' | 'probeEnv' | 'modelDiscovery' | 'sessionStore'> & {

@@ -1,10 +1,11 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { RUNTIME_IDENTITY_CATALOG } from '@switchyard/contracts';
+import type { ProtocolFamily } from '@switchyard/contracts';
+import { runtimeIdentityDescriptor } from '../catalog/runtime-identity.catalog';
 import { probeSessionStore } from './session-store.probe';
 
-const layoutOf = (identity: string) => RUNTIME_IDENTITY_CATALOG.find((descriptor) => descriptor.identity === identity)?.sessionStore ?? null;
+const targetOf = (identity: string) => ({ identity, protocolFamily: runtimeIdentityDescriptor(identity)!.protocolFamily });
 
 describe('session store probe (real files)', () => {
   let home: string;
@@ -24,7 +25,7 @@ describe('session store probe (real files)', () => {
   });
 
   const probe = (sessionId: string, overrides: Partial<Parameters<typeof probeSessionStore>[0]> = {}) =>
-    probeSessionStore({ identity: 'claude-code', layout: layoutOf('claude-code'), environment: { HOME: home }, workDirectory, sessionId, ...overrides });
+    probeSessionStore({ target: targetOf('claude-code'), environment: { HOME: home }, workDirectory, sessionId, ...overrides });
 
   it('finds a Claude Code session file under the runtime HOME', async () => {
     await expect(probe('session-present')).resolves.toEqual({ state: 'present' });
@@ -35,15 +36,17 @@ describe('session store probe (real files)', () => {
   });
 
   it('finds a Qwen Code session in its own chats folder, not in Claude\'s', async () => {
-    const qwen = { identity: 'qwen-code', layout: layoutOf('qwen-code') };
+    const qwen = { target: targetOf('qwen-code') };
     await expect(probe('qwen-present', qwen)).resolves.toEqual({ state: 'present' });
     await expect(probe('session-present', qwen)).resolves.toEqual({ state: 'missing', detail: expect.stringContaining('/.qwen/projects/') });
   });
 
   it('leaves identities without a known store (Codex, Gemini, CodeBuddy, Cursor, profiles) unverified', async () => {
     for (const identity of ['codex', 'gemini-cli', 'codebuddy', 'cursor-agent', 'opencode', 'pi', 'copilot']) {
-      await expect(probe('session-gone', { identity, layout: layoutOf(identity) })).resolves.toEqual({ state: 'unverified' });
+      await expect(probe('session-gone', { target: targetOf(identity) })).resolves.toEqual({ state: 'unverified' });
     }
-    await expect(probe('session-gone', { identity: 'profile-x', layout: null })).resolves.toEqual({ state: 'unverified' });
+    // A profile's command of Claude's family is known only by family: its store is not guessed.
+    const profile = { protocolFamily: 'claude-stream-json' as ProtocolFamily, identity: null };
+    await expect(probe('session-gone', { target: profile })).resolves.toEqual({ state: 'unverified' });
   });
 });

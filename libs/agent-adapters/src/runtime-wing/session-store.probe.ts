@@ -1,7 +1,10 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import type { SessionStoreLayout } from '@switchyard/contracts';
-import type { SessionStoreState } from './resume.gate';
+import { sessionStoreLayoutFor, type RuntimeTarget } from '../catalog/runtime-identity.catalog';
+import type { SessionStoreLayout } from '../catalog/runtime-identity.types';
+
+/** What the probe found of the CLI's session store; `unverified` for CLIs whose store is not checked. */
+export type SessionStoreState = { readonly state: 'present' } | { readonly state: 'missing'; readonly detail: string } | { readonly state: 'unverified' };
 
 interface SessionFileRequest {
   readonly layout: SessionStoreLayout;
@@ -33,19 +36,19 @@ export function sessionFilePath(request: SessionFileRequest): string | null {
  * `unverified`: their own rejection of the resume drives the fresh retry.
  */
 export async function probeSessionStore(options: {
-  readonly identity: string;
-  readonly layout: SessionStoreLayout | null;
+  readonly target: RuntimeTarget;
   readonly environment: Readonly<Record<string, string>>;
   readonly workDirectory: string;
   readonly sessionId: string;
 }): Promise<SessionStoreState> {
-  if (options.layout === null) return { state: 'unverified' };
-  const file = sessionFilePath({ ...options, layout: options.layout });
+  const layout = sessionStoreLayoutFor(options.target);
+  if (layout === null) return { state: 'unverified' };
+  const file = sessionFilePath({ ...options, layout });
   if (file === null) return { state: 'unverified' };
   try {
     await access(file);
     return { state: 'present' };
   } catch {
-    return { state: 'missing', detail: `no ${options.identity} session file at ${file}` };
+    return { state: 'missing', detail: `no ${options.target.identity ?? options.target.protocolFamily} session file at ${file}` };
   }
 }
