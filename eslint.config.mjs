@@ -3,6 +3,12 @@
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
 
+// Shared by every block that restricts imports: a later block's options replace an earlier one's.
+const NATS_DOOR = [
+  { group: ['@nats-io/*'], message: 'Only libs/messaging talks to NATS: use its typed API (publish, startConsumer, subscribeNotices, openOrderedReplay, ...).' },
+  { group: ['@switchyard/messaging/testing'], message: 'Test support is for tests, the test kit and the bench.' },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'dist/**', '.switchyard/**', '.nx/**', 'coverage/**', '**/jest.config.js', 'jest.*.js', 'tools/build/**', '**/__fixtures__/**'] },
   {
@@ -40,14 +46,18 @@ export default tseslint.config(
     files: ['**/*.ts'],
     ignores: ['libs/messaging/**', '**/*.spec.ts', '**/*.spec-helper.ts', 'libs/testing/**', 'tools/bench/**'],
     rules: {
+      'no-restricted-imports': ['error', { patterns: NATS_DOOR }],
+    },
+  },
+  {
+    // The gateway's workspace domain never reaches into its edge (HTTP, auth, live, REST
+    // controllers): the edge calls the domain, not the other way round.
+    files: ['services/gateway/src/workspace/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.spec-helper.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            { group: ['@nats-io/*'], message: 'Only libs/messaging talks to NATS: use its typed API (publish, startConsumer, subscribeNotices, openOrderedReplay, ...).' },
-            { group: ['@switchyard/messaging/testing'], message: 'Test support is for tests, the test kit and the bench.' },
-          ],
-        },
+        { patterns: [...NATS_DOOR, { group: ['**/edge', '**/edge/**'], message: 'The workspace domain never imports the gateway edge (HTTP, auth, live, REST controllers).' }] },
       ],
     },
   },

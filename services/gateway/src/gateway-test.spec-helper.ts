@@ -4,7 +4,7 @@ import { STREAM_CATALOG, createEvent, subjects, uuidv7, type EventType, type Pay
 import { connectMessaging, durableConsumerBacklog, publish, type MessagingConnection } from '@switchyard/messaging';
 import { sampleAgentSnapshot, startServiceForTest, testNatsUrl, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
 import { gatewayService } from './gateway.service';
-import { RUNTIME_VIEW_CONSUMER } from './runtimes/runtime-view.projector';
+import { RUNTIME_VIEW_CONSUMER } from './workspace/runtimes/runtime-view.projector';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response bodies loosely; the schemas are proven by the OpenAPI test
 type LooseJson = any;

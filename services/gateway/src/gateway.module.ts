@@ -1,16 +1,14 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import type { JsonLogger } from '@switchyard/service-kit';
-import { AuthModule } from './auth/auth.module';
-import { AutopilotWebhookModule } from './autopilots/autopilots.module';
-import { ChatRepliesModule } from './chat-replies/chat-replies.module';
-import { ChildIssuesModule } from './child-issues/child-issues.module';
+import { AuthModule } from './edge/auth/auth.module';
+import { ApiExceptionFilter } from './edge/http/api-exception.filter';
+import { BodyMediaTypeGuard } from './edge/http/body-media-type.guard';
+import { LiveModule } from './edge/live/live.module';
+import { AutopilotWebhookModule, REST_MODULES } from './edge/rest/rest.modules';
 import type { GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './gateway.tokens';
-import { ApiExceptionFilter } from './http/api-exception.filter';
-import { BodyMediaTypeGuard } from './http/body-media-type.guard';
-import { LiveModule } from './live/live.module';
-import { REST_MODULES } from './rest.modules';
+import { WorkspaceModule } from './workspace/workspace.module';
 
 /** The gateway's configuration and logger, visible to all its modules. */
 @Global()
@@ -29,7 +27,8 @@ class GatewayContextModule {
 }
 
 /**
- * REST + WebSocket for clients; the platform (NATS, health, database) comes from serviceRootModule.
+ * The workspace domain behind its edge (REST + WebSocket for clients); the platform (NATS, health,
+ * database) comes from serviceRootModule.
  * One exception filter answers every HTTP error as `{ error: { code, message, details? } }`; one
  * guard refuses a body of a type the route does not read (415) before any other guard runs.
  */
@@ -38,7 +37,7 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig, logger: JsonLogger): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [GatewayContextModule.forRoot(config, logger), AuthModule, LiveModule, ChildIssuesModule, ChatRepliesModule, AutopilotWebhookModule, ...REST_MODULES],
+      imports: [GatewayContextModule.forRoot(config, logger), WorkspaceModule, AuthModule, LiveModule, AutopilotWebhookModule, ...REST_MODULES],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_GUARD, useClass: BodyMediaTypeGuard },

@@ -2,7 +2,7 @@ import { databasePlatform } from '@switchyard/persistence';
 import { defineService } from '@switchyard/service-kit';
 import { gatewayConfigSchema } from './gateway.config';
 import { GatewayModule } from './gateway.module';
-import { configureGatewayApp } from './http/configure-gateway-app';
+import { configureGatewayApp } from './edge/configure-gateway-app';
 
 export const gatewayService = defineService({
   service: 'gateway',

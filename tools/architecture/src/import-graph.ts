@@ -108,23 +108,23 @@ export function cyclesOf(arrows: ReadonlyMap<string, ReadonlySet<string>>): stri
 }
 
 /**
- * The graph lifted to feature folders (`services/gateway/src/issues`): an arrow when any file
+ * The graph lifted to folders (`services/gateway/src/workspace/issues`): an arrow when any file
  * imports across. Files directly in a project's `src/` (its module wiring, config, DI keys) are
- * left out: every feature reaches them and they reach every feature by design.
+ * left out: every folder reaches them and they reach every folder by design.
  */
-export function featureArrows(graph: ImportGraph): Map<string, Set<string>> {
-  const featureOf = (file: string): string | undefined => {
-    const parts = path.posix.dirname(file).split('/');
-    return parts.length >= 4 ? parts.slice(0, 4).join('/') : undefined;
+export function folderArrows(graph: ImportGraph): Map<string, Set<string>> {
+  const folderOf = (file: string): string | undefined => {
+    const folder = path.posix.dirname(file);
+    return folder.split('/').length >= 4 ? folder : undefined;
   };
   const lifted = new Map<string, Set<string>>();
   for (const [file, targets] of graph.arrows) {
-    const from = featureOf(file);
+    const from = folderOf(file);
     if (from === undefined) continue;
     const into = lifted.get(from) ?? new Set<string>();
     for (const target of targets) {
-      const feature = featureOf(target);
-      if (feature !== undefined && feature !== from) into.add(feature);
+      const folder = folderOf(target);
+      if (folder !== undefined && folder !== from) into.add(folder);
     }
     lifted.set(from, into);
   }

@@ -45,6 +45,17 @@ describe('module boundaries (lint)', () => {
     expect(insideMessaging.messages.filter((message) => message.ruleId === 'no-restricted-imports')).toEqual([]);
   });
 
+  it('keeps the gateway workspace domain out of its edge, and lets the edge call the domain', async () => {
+    const restricted = (result: { messages: Array<{ ruleId: string | null; message: string }> }): string[] =>
+      result.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
+    const domainProbe = await lintProbe('services/gateway/src/workspace/issues', "import { AuthModule } from '../../edge/auth/auth.module';\nexport const probe = AuthModule;\n");
+    expect(restricted(domainProbe)).toEqual([expect.stringContaining('never imports the gateway edge')]);
+    const natsInDomain = await lintProbe('services/gateway/src/workspace/chat', "import { connect } from '@nats-io/transport-node';\nexport const probe = connect;\n");
+    expect(restricted(natsInDomain)).toEqual([expect.stringContaining('Only libs/messaging talks to NATS')]);
+    const edgeProbe = await lintProbe('services/gateway/src/edge/rest', "import { IssuesModule } from '../../workspace/issues/issues.module';\nexport const probe = IssuesModule;\n");
+    expect(restricted(edgeProbe)).toEqual([]);
+  });
+
   it('flags a floating promise', async () => {
     const result = await lintProbe('libs/contracts/src', 'async function work(): Promise<void> {}\nwork();\nexport {};\n');
     expect(result.messages.map((message) => message.ruleId)).toContain('@typescript-eslint/no-floating-promises');

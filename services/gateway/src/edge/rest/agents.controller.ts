@@ -1,0 +1,62 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import type { Caller } from '../../workspace/common/caller';
+import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiNoContentResponse, ApiQueryFrom, ApiTokenAuth } from '../http/openapi';
+import { parseInput } from '../http/parse-input';
+import { agentListQuerySchema, agentListSchema, agentViewSchema, createAgentSchema, updateAgentSchema, type AgentView } from '../../workspace/agents/agent.schemas';
+import { AgentsService } from '../../workspace/agents/agents.service';
+
+@ApiTags('agents')
+@ApiTokenAuth()
+@UseGuards(ApiTokenGuard)
+@Controller('api/agents')
+export class AgentsController {
+  constructor(private readonly agents: AgentsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Agents of the caller’s workspace (env and MCP secrets masked)' })
+  @ApiQueryFrom(agentListQuerySchema)
+  @ApiJsonResponse(200, agentListSchema, 'The agents, by name')
+  @ApiErrorResponses('validation_failed')
+  async list(@CurrentCaller() caller: Caller, @Query() query: unknown): Promise<{ agents: AgentView[] }> {
+    const { includeArchived } = parseInput(agentListQuerySchema, query, { location: 'query' });
+    return { agents: await this.agents.list(caller.workspaceId, { includeArchived: includeArchived === 'true' }) };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create an agent bound to a runtime of the caller’s workspace' })
+  @ApiJsonBody(createAgentSchema)
+  @ApiJsonResponse(201, agentViewSchema, 'The agent (secrets masked)')
+  @ApiErrorResponses('validation_failed', 'blocked_environment_key', 'unknown_runtime', 'agent_name_taken')
+  create(@CurrentCaller() caller: Caller, @Body() body: unknown): Promise<AgentView> {
+    return this.agents.create(caller.workspaceId, parseInput(createAgentSchema, body, { location: 'body' }));
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One agent, archived ones included (secrets masked)' })
+  @ApiJsonResponse(200, agentViewSchema, 'The agent')
+  @ApiErrorResponses('not_found')
+  find(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<AgentView> {
+    return this.agents.find(caller.workspaceId, id);
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Change some fields of an agent; tasks already created keep the configuration they were created with' })
+  @ApiJsonBody(updateAgentSchema)
+  @ApiJsonResponse(200, agentViewSchema, 'The agent after the change')
+  @ApiErrorResponses('validation_failed', 'blocked_environment_key', 'unknown_runtime', 'not_found', 'agent_name_taken', 'agent_archived')
+  update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: unknown): Promise<AgentView> {
+    return this.agents.update(caller.workspaceId, id, parseInput(updateAgentSchema, body, { location: 'body' }));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Archive an agent (idempotent): it leaves the list and takes no new tasks; its tasks are kept' })
+  @ApiNoContentResponse('Archived')
+  @ApiErrorResponses('not_found')
+  archive(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
+    return this.agents.archive(caller.workspaceId, id);
+  }
+}

@@ -1,0 +1,43 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import type { Caller } from '../../workspace/common/caller';
+import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiTokenAuth } from '../http/openapi';
+import { parseInput } from '../http/parse-input';
+import { IdempotencyKeyHeader, TRIGGER_ERRORS } from './issues.controller';
+import { idempotencyKeySchema } from '../../workspace/tasks/task.schemas';
+import { commentChangeSchema, commentListSchema, createCommentSchema, type CommentChange, type CommentView } from '../../workspace/comments/comment.schemas';
+import { CommentsService } from '../../workspace/comments/comments.service';
+
+@ApiTags('issues')
+@ApiTokenAuth()
+@UseGuards(ApiTokenGuard)
+@Controller('api/issues/:issueId/comments')
+export class CommentsController {
+  constructor(private readonly comments: CommentsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Comments of an issue, oldest first' })
+  @ApiJsonResponse(200, commentListSchema, 'The comments')
+  @ApiErrorResponses('not_found')
+  async list(@CurrentCaller() caller: Caller, @Param('issueId') issueId: string): Promise<{ comments: CommentView[] }> {
+    return { comments: await this.comments.list(caller.workspaceId, issueId) };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Comment on an issue; every mentioned agent gets one task (trigger `mention`)' })
+  @IdempotencyKeyHeader('comment')
+  @ApiJsonBody(createCommentSchema)
+  @ApiJsonResponse(201, commentChangeSchema, 'The comment and the tasks its mentions triggered')
+  @ApiErrorResponses('validation_failed', 'not_found', ...TRIGGER_ERRORS)
+  create(
+    @CurrentCaller() caller: Caller,
+    @Param('issueId') issueId: string,
+    @Body() body: unknown,
+    @Headers('idempotency-key') idempotencyKey: unknown,
+  ): Promise<CommentChange> {
+    const input = parseInput(createCommentSchema, body, { location: 'body' });
+    return this.comments.create(caller, issueId, input, parseInput(idempotencyKeySchema, idempotencyKey, { location: 'header' }));
+  }
+}

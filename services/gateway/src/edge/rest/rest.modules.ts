@@ -1,0 +1,80 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from '../../workspace/agents/agents.module';
+import { AutopilotsModule } from '../../workspace/autopilots/autopilots.module';
+import { ChatModule } from '../../workspace/chat/chat.module';
+import { CommentsModule } from '../../workspace/comments/comments.module';
+import { IssuesModule } from '../../workspace/issues/issues.module';
+import { RuntimeProfilesModule } from '../../workspace/runtime-profiles/runtime-profiles.module';
+import { RuntimesModule } from '../../workspace/runtimes/runtimes.module';
+import { TasksModule } from '../../workspace/tasks/tasks.module';
+import { TokensModule } from '../../workspace/tokens/tokens.module';
+import { UsageModule } from '../../workspace/usage/usage.module';
+import { WorkspacesModule } from '../../workspace/workspaces/workspaces.module';
+import { AuthModule } from '../auth/auth.module';
+import { AgentsController } from './agents.controller';
+import { AutopilotWebhookController } from './autopilot-webhook.controller';
+import { AutopilotsController } from './autopilots.controller';
+import { ChatController } from './chat.controller';
+import { CommentsController } from './comments.controller';
+import { IssuesController } from './issues.controller';
+import { RuntimeProfilesController } from './runtime-profiles.controller';
+import { RuntimesController } from './runtimes.controller';
+import { TasksController } from './tasks.controller';
+import { TokensController } from './tokens.controller';
+import { UsageController } from './usage.controller';
+import { WorkspacesController } from './workspaces.controller';
+
+// One REST module per resource: its controller over the domain module that does the work, and the
+// token guard. The domain modules know nothing of HTTP.
+
+@Module({ imports: [AuthModule, WorkspacesModule], controllers: [WorkspacesController] })
+export class WorkspacesRestModule {}
+
+@Module({ imports: [AuthModule, TokensModule], controllers: [TokensController] })
+export class TokensRestModule {}
+
+@Module({ imports: [AuthModule, RuntimesModule], controllers: [RuntimesController] })
+export class RuntimesRestModule {}
+
+@Module({ imports: [AuthModule, RuntimeProfilesModule], controllers: [RuntimeProfilesController] })
+export class RuntimeProfilesRestModule {}
+
+@Module({ imports: [AuthModule, AgentsModule], controllers: [AgentsController] })
+export class AgentsRestModule {}
+
+@Module({ imports: [AuthModule, TasksModule], controllers: [TasksController] })
+export class TasksRestModule {}
+
+@Module({ imports: [AuthModule, IssuesModule], controllers: [IssuesController] })
+export class IssuesRestModule {}
+
+@Module({ imports: [AuthModule, CommentsModule], controllers: [CommentsController] })
+export class CommentsRestModule {}
+
+@Module({ imports: [AuthModule, ChatModule], controllers: [ChatController] })
+export class ChatRestModule {}
+
+@Module({ imports: [AuthModule, UsageModule], controllers: [UsageController] })
+export class UsageRestModule {}
+
+@Module({ imports: [AuthModule, AutopilotsModule], controllers: [AutopilotsController] })
+export class AutopilotsRestModule {}
+
+/** The webhook, authenticated by each autopilot's own secret: outside the token-guarded REST modules and their OpenAPI document. */
+@Module({ imports: [AutopilotsModule], controllers: [AutopilotWebhookController] })
+export class AutopilotWebhookModule {}
+
+/** The REST API under `/api`, one module per resource; also what the OpenAPI document covers. */
+export const REST_MODULES = [
+  WorkspacesRestModule,
+  TokensRestModule,
+  RuntimesRestModule,
+  RuntimeProfilesRestModule,
+  AgentsRestModule,
+  TasksRestModule,
+  IssuesRestModule,
+  CommentsRestModule,
+  ChatRestModule,
+  UsageRestModule,
+  AutopilotsRestModule,
+] as const;

@@ -1,0 +1,74 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import type { Caller } from '../../workspace/common/caller';
+import { notFound } from '../../workspace/common/api-error';
+import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiNoContentResponse, ApiTokenAuth } from '../http/openapi';
+import { parseInput } from '../http/parse-input';
+import {
+  createRuntimeProfileSchema,
+  runtimeProfileListSchema,
+  runtimeProfileViewSchema,
+  unknownProtocolFamilyError,
+  updateRuntimeProfileSchema,
+  type RuntimeProfileView,
+} from '../../workspace/runtime-profiles/runtime-profile.schemas';
+import { RuntimeProfilesRepository } from '../../workspace/runtime-profiles/runtime-profiles.repository';
+
+@ApiTags('runtime-profiles')
+@ApiTokenAuth()
+@UseGuards(ApiTokenGuard)
+@Controller('api/runtime-profiles')
+export class RuntimeProfilesController {
+  constructor(private readonly profiles: RuntimeProfilesRepository) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Runtime profiles of the caller’s workspace' })
+  @ApiJsonResponse(200, runtimeProfileListSchema, 'The profiles, by display name')
+  @ApiErrorResponses()
+  async list(@CurrentCaller() caller: Caller): Promise<{ profiles: RuntimeProfileView[] }> {
+    return { profiles: await this.profiles.list(caller.workspaceId) };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Add a custom runtime: a command driven with an existing protocol family' })
+  @ApiJsonBody(createRuntimeProfileSchema)
+  @ApiJsonResponse(201, runtimeProfileViewSchema, 'The profile')
+  @ApiErrorResponses('validation_failed', 'unknown_protocol_family', 'runtime_profile_name_taken')
+  create(@CurrentCaller() caller: Caller, @Body() body: unknown): Promise<RuntimeProfileView> {
+    const input = parseInput(createRuntimeProfileSchema, body, { location: 'body', classify: () => unknownProtocolFamilyError(body) });
+    return this.profiles.create(caller.workspaceId, input);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One runtime profile' })
+  @ApiJsonResponse(200, runtimeProfileViewSchema, 'The profile')
+  @ApiErrorResponses('not_found')
+  async find(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<RuntimeProfileView> {
+    const profile = await this.profiles.find(caller.workspaceId, id);
+    if (!profile) throw notFound('runtime profile', id);
+    return profile;
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Change some fields of a runtime profile' })
+  @ApiJsonBody(updateRuntimeProfileSchema)
+  @ApiJsonResponse(200, runtimeProfileViewSchema, 'The profile after the change')
+  @ApiErrorResponses('validation_failed', 'unknown_protocol_family', 'not_found', 'runtime_profile_name_taken')
+  async update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: unknown): Promise<RuntimeProfileView> {
+    const input = parseInput(updateRuntimeProfileSchema, body, { location: 'body', classify: () => unknownProtocolFamilyError(body) });
+    const profile = await this.profiles.update(caller.workspaceId, id, input);
+    if (!profile) throw notFound('runtime profile', id);
+    return profile;
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a runtime profile (runtimes daemons registered from it stay until they go offline)' })
+  @ApiNoContentResponse('Deleted')
+  @ApiErrorResponses('not_found')
+  async remove(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
+    if (!(await this.profiles.remove(caller.workspaceId, id))) throw notFound('runtime profile', id);
+  }
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { RuntimeViewProjector } from './runtime-view.projector';
+import { RuntimeViewRepository } from './runtime-view.repository';
+
+@Module({
+  // RuntimeViewProjector is a message handler (@EventPattern), run by the messaging transport.
+  controllers: [RuntimeViewProjector],
+  providers: [RuntimeViewRepository],
+  exports: [RuntimeViewRepository],
+})
+export class RuntimesModule {}

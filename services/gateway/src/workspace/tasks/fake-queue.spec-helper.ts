@@ -1,0 +1,78 @@
+import {
+  COMMAND_CATALOG,
+  commandSuccess,
+  isTerminalTaskState,
+  subjects,
+  type CommandOf,
+  type CommandReply,
+  type TaskState,
+  type TaskStateResult,
+} from '@switchyard/contracts';
+import { serveRequests, type RequestServer } from '@switchyard/messaging';
+import type { GatewayTestKit } from '../../gateway-test.spec-helper';
+
+/**
+ * Stands in for the queue service on NATS (services never import services, tests included):
+ * answers `task.enqueue` and `task.cancel` in the `queue` group and writes what the queue would
+ * (the `agent_task_queue` row and the task's events), so the gateway's reads see the result.
+ */
+/** The queue's answer while it restarts: what a fake queue replies to test the gateway's 503 path. */
+export const QUEUE_UNAVAILABLE_REPLY = { ok: false as const, error: { code: 'unavailable' as const, message: 'queue is restarting', retryable: true } };
+
+export class FakeQueue {
+  readonly enqueued: Array<CommandOf<'task.enqueue'>> = [];
+  readonly cancels: Array<CommandOf<'task.cancel'>> = [];
+  /** When set, the next commands are answered with this instead. */
+  refusal: CommandReply<never> | undefined;
+  private readonly taskByRequestId = new Map<string, string>();
+  private servers: RequestServer[] = [];
+
+  constructor(private readonly kit: GatewayTestKit) {}
+
+  start(): void {
+    this.servers = [
+      serveRequests(this.kit.messaging, {
+        subject: subjects.command('task.enqueue'),
+        queueGroup: 'queue',
+        requestSchema: COMMAND_CATALOG['task.enqueue'].request,
+        handlerReturns: 'reply',
+        handler: (envelope: CommandOf<'task.enqueue'>) => this.enqueue(envelope),
+      }),
+      serveRequests(this.kit.messaging, {
+        subject: subjects.command('task.cancel'),
+        queueGroup: 'queue',
+        requestSchema: COMMAND_CATALOG['task.cancel'].request,
+        handlerReturns: 'reply',
+        handler: (envelope: CommandOf<'task.cancel'>) => this.cancel(envelope),
+      }),
+    ];
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.servers.map((server) => server.stop()));
+    this.servers = [];
+  }
+
+  private async enqueue(envelope: CommandOf<'task.enqueue'>): Promise<CommandReply<TaskStateResult>> {
+    this.enqueued.push(envelope);
+    if (this.refusal) return this.refusal;
+    const earlier = this.taskByRequestId.get(envelope.requestId);
+    if (earlier) return commandSuccess({ taskId: earlier, state: 'queued' as const }, { alreadyApplied: true });
+    const { workspaceId, fireAt: _fireAt, ...rest } = envelope.payload;
+    const taskId = await this.kit.insertTask({ workspaceId, enqueued: { ...rest, maxAttempts: rest.maxAttempts ?? 2, expiresAt: null, retryOfTaskId: null } });
+    this.taskByRequestId.set(envelope.requestId, taskId);
+    return commandSuccess({ taskId, state: 'queued' as const });
+  }
+
+  private async cancel(envelope: CommandOf<'task.cancel'>): Promise<CommandReply<TaskStateResult>> {
+    this.cancels.push(envelope);
+    if (this.refusal) return this.refusal;
+    const { taskId, requestedBy, reason } = envelope.payload;
+    const [row] = await this.kit.query<{ status: TaskState; attempt: number }>('select status, attempt from agent_task_queue where task_id = $1', [taskId]);
+    if (!row) return { ok: false, error: { code: 'not_found', message: `task ${taskId} not found`, retryable: false } };
+    if (isTerminalTaskState(row.status)) return { ok: false, error: { code: 'terminal_state', message: `task ${taskId} is ${row.status}`, retryable: false } };
+    await this.kit.setTaskStatus(taskId, 'cancelled');
+    await this.kit.appendTaskEvent('task.cancelled', { taskId, attempt: row.attempt > 0 ? row.attempt : null, cancelledBy: requestedBy, reason });
+    return commandSuccess({ taskId, state: 'cancelled' as const });
+  }
+}

@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { isTerminalTaskState, type Actor, type TaskSource } from '@switchyard/contracts';
+import type { Caller } from '../common/caller';
+import { AgentsRepository, type AgentRecord } from '../agents/agents.repository';
+import { ApiError, notFound } from '../common/api-error';
+import { RuntimeViewRepository } from '../runtimes/runtime-view.repository';
+import { agentSnapshotOf, rerunSourceOf } from './agent-snapshot.builder';
+import { QueueCommandsClient } from './queue-commands.client';
+import { TaskReadsRepository } from './task-reads.repository';
+import type { CreateTaskInput, TaskDetail } from './task.schemas';
+
+const actorOf = (caller: Caller): Actor => ({ kind: 'api_token', id: caller.tokenId });
+
+/** The queue's request id for an `Idempotency-Key`, namespaced per workspace and route so keys never meet. */
+const requestIdOf = (caller: Caller, scope: string, idempotencyKey: string | undefined): string | undefined =>
+  idempotencyKey === undefined ? undefined : `gateway:${caller.workspaceId}:${scope}:${idempotencyKey}`;
+
+/**
+ * Task commands from clients: everything is checked against the caller's workspace first, then
+ * the queue (the single writer of task state) is asked over NATS.
+ */
+@Injectable()
+export class TasksService {
+  constructor(
+    private readonly agents: AgentsRepository,
+    private readonly runtimes: RuntimeViewRepository,
+    private readonly reads: TaskReadsRepository,
+    private readonly queue: QueueCommandsClient,
+  ) {}
+
+  async create(caller: Caller, input: CreateTaskInput, idempotencyKey: string | undefined): Promise<TaskDetail> {
+    const agent = await this.usableAgent(caller.workspaceId, input.agentId);
+    return this.enqueue(caller.workspaceId, {
+      agent,
+      source: { kind: 'quick_create' },
+      prompt: input.prompt,
+      priority: input.priority ?? 0,
+      forceFreshSession: false,
+      requestId: requestIdOf(caller, 'create', idempotencyKey),
+    });
+  }
+
+  /** The same prompt and source again, by the agent as it is configured now, in a fresh session. */
+  async rerun(caller: Caller, taskId: string, idempotencyKey: string | undefined): Promise<TaskDetail> {
+    const original = await this.reads.enqueued(caller.workspaceId, taskId);
+    if (!original) throw notFound('task', taskId);
+    if (!isTerminalTaskState(original.status)) {
+      throw new ApiError('task_not_finished', `task ${taskId} is ${original.status}; only a completed, failed or cancelled task can be rerun`);
+    }
+    const agent = await this.usableAgent(caller.workspaceId, original.payload.agentId);
+    return this.enqueue(caller.workspaceId, {
+      agent,
+      source: rerunSourceOf(original.payload.source),
+      prompt: original.payload.prompt,
+      priority: original.payload.priority,
+      forceFreshSession: true,
+      requestId: requestIdOf(caller, `rerun-${taskId}`, idempotencyKey),
+    });
+  }
+
+  async cancel(caller: Caller, taskId: string, reason: string | undefined): Promise<TaskDetail> {
+    if (!(await this.reads.exists(caller.workspaceId, taskId))) throw notFound('task', taskId);
+    await this.queue.send('task.cancel', { taskId, requestedBy: actorOf(caller), reason: reason ?? null });
+    return this.readBack(caller.workspaceId, taskId);
+  }
+
+  /** Sends `task.enqueue` for an agent already checked with `usableAgent`; also the path of issue and chat triggers. */
+  async enqueue(
+    workspaceId: string,
+    options: {
+      readonly agent: AgentRecord;
+      readonly source: TaskSource;
+      readonly prompt: string;
+      readonly priority: number;
+      readonly forceFreshSession: boolean;
+      readonly requestId: string | undefined;
+    },
+  ): Promise<TaskDetail> {
+    const { requestId } = options;
+    const { result } = await this.queue.send(
+      'task.enqueue',
+      {
+        workspaceId,
+        agentId: options.agent.id,
+        agent: agentSnapshotOf(options.agent),
+        runtimeId: options.agent.runtimeId,
+        source: options.source,
+        priority: options.priority,
+        prompt: options.prompt,
+        forceFreshSession: options.forceFreshSession,
+        maxAttempts: null,
+        fireAt: null,
+        expiresAt: null,
+      },
+      requestId ? { requestId } : {},
+    );
+    return this.readBack(workspaceId, result.taskId);
+  }
+
+  /** An active agent whose runtime is still one of the workspace's. */
+  async usableAgent(workspaceId: string, agentId: string): Promise<AgentRecord> {
+    const agent = await this.agents.find(workspaceId, agentId);
+    if (!agent) throw notFound('agent', agentId);
+    if (agent.archivedAt !== null) throw new ApiError('agent_archived', `agent ${agentId} is archived`);
+    if (!(await this.runtimes.find(workspaceId, agent.runtimeId))) {
+      throw new ApiError('agent_runtime_unavailable', `runtime ${agent.runtimeId} of agent ${agentId} is not a runtime of this workspace`);
+    }
+    return agent;
+  }
+
+  /** The queue commits before it replies, so the task is readable now. */
+  private async readBack(workspaceId: string, taskId: string): Promise<TaskDetail> {
+    const detail = await this.reads.detail(workspaceId, taskId);
+    if (!detail) throw new ApiError('queue_error', `the queue accepted task ${taskId} but it cannot be read back`, { taskId });
+    return detail;
+  }
+}
