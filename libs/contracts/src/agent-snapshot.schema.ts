@@ -38,17 +38,3 @@ export const agentSnapshotSchema = z.object({
   mcpConfig: jsonValueSchema.nullable(),
   maxConcurrentTasks: positiveIntegerSchema,
 });
-
-/**
- * Which session a claimed task continues. The queue answers `undecided` (the session-resume
- * service decides), or `fresh` when the task was forced fresh (rerun, `/new`).
- */
-export type ResumeDecision =
-  | { status: 'undecided' }
-  | { status: 'fresh'; reason: string }
-  | { status: 'resume'; sessionId: string; workDir: string | null };
-export const resumeDecisionSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('undecided') }),
-  z.object({ status: z.literal('fresh'), reason: z.string().min(1) }),
-  z.object({ status: z.literal('resume'), sessionId: z.string().min(1), workDir: z.string().min(1).nullable() }),
-]);

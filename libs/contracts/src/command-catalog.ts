@@ -118,7 +118,7 @@ export const SESSION_COMMAND_CATALOG = {
     command: 'session.resolve',
     schemaVersion: 1,
     payload: session.sessionResolvePayloadSchema,
-    result: session.sessionResolveResultSchema,
+    result: session.resumeDecisionSchema,
   }),
 } as const;
 

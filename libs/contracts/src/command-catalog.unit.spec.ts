@@ -131,3 +131,29 @@ describe('command replies', () => {
     expect(reply.safeParse({ ok: 'yes', result: {} }).success).toBe(false);
   });
 });
+
+describe('claim replies', () => {
+  const reply = COMMAND_CATALOG['task.claim'].reply;
+  const claimed = {
+    taskId: 'task-1',
+    attempt: 1,
+    workspaceId: 'workspace-1',
+    agentId: 'agent-1',
+    runtimeId: 'runtime-1',
+    source: { kind: 'issue', issueId: 'issue-1', trigger: 'assignment', commentId: null },
+    prompt: 'Fix the build',
+    forceFreshSession: false,
+    startBy: later,
+    agent: SAMPLE_AGENT,
+    taskToken: 'syt_token',
+  } as const;
+
+  it('carry no resume decision: the daemon asks session-resume itself', () => {
+    expect(reply.parse(commandSuccess({ tasks: [claimed] }))).toEqual({ ok: true, result: { tasks: [claimed] } });
+  });
+
+  it('replayed from a reply stored while claims still carried one, parse without it', () => {
+    const stored = { ok: true, result: { tasks: [{ ...claimed, resume: { status: 'undecided' } }] }, alreadyApplied: true };
+    expect(reply.parse(stored)).toEqual({ ok: true, result: { tasks: [claimed] }, alreadyApplied: true });
+  });
+});

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { Equal, Expect } from './type-equality.helper';
 import type { CommandCatalog, CommandName, CommandOf, CommandResults, SessionCommandCatalog, SessionResolveCommand, SwitchyardCommand, commandSchema } from './command-catalog';
 import type { CommandReply } from './command-reply.schema';
-import type { ResumeDecision } from './agent-snapshot.schema';
 import type * as session from './session-commands.schema';
 import type * as task from './task-commands.schema';
 
@@ -45,9 +44,9 @@ export type CommandEnvelopeTypeTests = [
 
 export type SessionCommandTypeTests = [
   Expect<Equal<z.infer<typeof session.sessionResolvePayloadSchema>, session.SessionResolvePayload>>,
-  Expect<Equal<z.infer<typeof session.sessionResolveResultSchema>, session.SessionResolveResult>>,
+  Expect<Equal<z.infer<typeof session.resumeDecisionSchema>, session.ResumeDecision>>,
   Expect<Equal<z.infer<SessionCommandCatalog['session.resolve']['request']>, SessionResolveCommand>>,
-  Expect<Equal<z.infer<SessionCommandCatalog['session.resolve']['reply']>, CommandReply<session.SessionResolveResult>>>,
-  // The answer fits the claim's `resume` field as it is.
-  Expect<Equal<Extract<ResumeDecision, session.SessionResolveResult>, session.SessionResolveResult>>,
+  Expect<Equal<z.infer<SessionCommandCatalog['session.resolve']['reply']>, CommandReply<session.ResumeDecision>>>,
+  // The claim carries no resume decision: the daemon asks session-resume itself.
+  Expect<Equal<Extract<keyof task.ClaimedTask, 'resume'>, never>>,
 ];

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ResumeDecision } from './agent-snapshot.schema';
 import { identifierSchema } from './subject-token';
 import { taskSourceSchema, type TaskSource } from './task-source.schema';
 
@@ -22,9 +21,13 @@ export const sessionResolvePayloadSchema = z.object({
   forceFreshSession: z.boolean(),
 });
 
-/** A decided `ResumeDecision`: the service never answers `undecided`. */
-export type SessionResolveResult = Exclude<ResumeDecision, { status: 'undecided' }>;
-export const sessionResolveResultSchema = z.discriminatedUnion('status', [
+/**
+ * Which session a task continues, as session-resume answers: `fresh` with one reason code, or
+ * `resume` with the prior session and the work dir it ran in (null when none is known). The daemon
+ * asks before each run and checks the answer against its own disk (see docs/architecture/daemon.md).
+ */
+export type ResumeDecision = { status: 'fresh'; reason: string } | { status: 'resume'; sessionId: string; workDir: string | null };
+export const resumeDecisionSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('fresh'), reason: z.string().min(1) }),
   z.object({ status: z.literal('resume'), sessionId: z.string().min(1), workDir: z.string().min(1).nullable() }),
 ]);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentSnapshotSchema, resumeDecisionSchema, type AgentSnapshot, type ResumeDecision } from './agent-snapshot.schema';
+import { agentSnapshotSchema, type AgentSnapshot } from './agent-snapshot.schema';
 import {
   actorSchema,
   isoTimestampSchema,
@@ -63,6 +63,10 @@ export const taskClaimPayloadSchema = z.object({
   maxTasks: positiveIntegerSchema,
 });
 
+/**
+ * One task handed to a daemon. Which session it continues is not part of the claim: the daemon asks
+ * session-resume itself before the run, since only it can check the answer against its disk.
+ */
 export interface ClaimedTask {
   taskId: string;
   attempt: number;
@@ -74,7 +78,6 @@ export interface ClaimedTask {
   forceFreshSession: boolean;
   startBy: string;
   agent: AgentSnapshot;
-  resume: ResumeDecision;
   /** Lets the agent call back for this attempt only; hashed at rest, revoked when the task ends. */
   taskToken: string;
 }
@@ -89,7 +92,6 @@ export const claimedTaskSchema = z.object({
   forceFreshSession: z.boolean(),
   startBy: isoTimestampSchema,
   agent: agentSnapshotSchema,
-  resume: resumeDecisionSchema,
   taskToken: z.string().min(1),
 });
 

@@ -38,7 +38,7 @@ export interface DaemonE2eStack {
   started(taskId: string): Promise<TaskStartedFacts[]>;
   /** The `task.failed` payloads of a task (reason, message, detail), to say why a run failed. */
   failures(taskId: string): Promise<Array<Record<string, unknown>>>;
-  /** The session index is projected asynchronously: asks as the queue would until it offers `sessionId`. */
+  /** The session index is projected asynchronously: asks as the daemon does until it offers `sessionId`. */
   untilOffered(request: { readonly agentId: string; readonly runtimeId: string; readonly source: TaskSource; readonly sessionId: string }): Promise<void>;
   /** `session.pinned` / `session.retired` events, as published. */
   sessionEvents(): Promise<Array<{ readonly type: string; readonly payload: Record<string, unknown> }>>;
@@ -49,7 +49,7 @@ export const claudeOnMock = (model: MockModelServer): Record<string, string> => 
 
 /** Builds dist/ and starts everything but the daemons; `stop` undoes it all. */
 export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
-  // The claim asks session-resume which session each task continues (design §7).
+  // Each daemon asks session-resume which session a task continues before its run (design §7).
   const system = await startSystemProcesses({ services: ['queue', 'session-resume'] });
   const { model, home, connection } = system;
   const database = { url: system.databaseUrl };

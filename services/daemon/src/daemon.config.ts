@@ -35,6 +35,8 @@ export const daemonConfigSchema = natsServiceConfigSchema(8084).extend({
   DAEMON_TOOL_BUDGET_MS: milliseconds(30 * 60_000),
   /** The longest a single run may take. */
   DAEMON_RUN_TIMEOUT_MS: milliseconds(4 * 60 * 60_000),
+  /** How long a run waits for session-resume's answer before it starts fresh (`resume_index_unavailable`). */
+  DAEMON_SESSION_RESOLVE_TIMEOUT_MS: milliseconds(2_000),
 });
 
 export type DaemonConfig = z.infer<typeof daemonConfigSchema>;

@@ -50,20 +50,33 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
   });
 
   it('answers a claim retried with the same request id with the same task, and claims nothing more', async () => {
-    const { taskId: first } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: RUNTIME, agentId: 'agent-retry' }));
+    // An issue task: the kind that continues a conversation, whose stored reply is never rewritten either.
+    const source = { kind: 'issue', issueId: 'issue-retry', trigger: 'assignment', commentId: null } as const;
+    const { taskId: first } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: RUNTIME, agentId: 'agent-retry', source }));
     const { taskId: second } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: RUNTIME, agentId: 'agent-retry' }));
     const claim = { daemonId: DAEMON, runtimeIds: [RUNTIME], maxTasks: 1 };
+    const storedReply = async () =>
+      (await client.query<{ reply: string; row_version: string }>('select reply::text as reply, xmin::text as row_version from processed_command where request_id = $1', ['claim-request-lost-reply']))[0];
 
     const original = await client.send('task.claim', claim, 'claim-request-lost-reply');
+    const storedFirst = await storedReply();
     const retried = await client.send('task.claim', claim, 'claim-request-lost-reply');
 
-    expect(original.ok && original.result.tasks.map((task) => task.taskId)).toEqual([first]);
+    if (!original.ok) throw new Error(original.error.message);
+    expect(original.result.tasks.map((task) => task.taskId)).toEqual([first]);
+    // The claim decides no session: the daemon asks session-resume itself before the run.
+    expect(original.result.tasks[0]).not.toHaveProperty('resume');
     expect(retried).toEqual({ ...original, alreadyApplied: true });
+    // Stored once, in the claim's transaction (the same transaction id as the task token it issued),
+    // without the token; the replay only read it (same row version, same bytes).
+    const [tokenRow] = await client.query<{ row_version: string }>('select xmin::text as row_version from task_token where task_id = $1', [first]);
+    expect(storedFirst?.row_version).toBe(tokenRow?.row_version);
+    expect(await storedReply()).toEqual(storedFirst);
+    expect(JSON.parse(storedFirst!.reply)).toEqual({ ok: true, result: { tasks: [{ ...original.result.tasks[0], taskToken: '[not stored]' }] } });
     // The replayed reply carries the same task token, though only its hash is at rest.
-    const token = original.ok ? original.result.tasks[0]!.taskToken : '';
+    const token = original.result.tasks[0]!.taskToken;
     expect(token).toMatch(/^syt_[\w-]{43}$/);
-    const [stored] = await client.query<{ reply: string }>('select reply::text as reply from processed_command where request_id = $1', ['claim-request-lost-reply']);
-    expect(stored?.reply).not.toContain(token);
+    expect(storedFirst?.reply).not.toContain(token);
     const tokens = await client.query<{ token_hash: string; revoked: boolean }>(
       'select token_hash, revoked_at is not null as revoked from task_token where task_id = $1',
       [first],

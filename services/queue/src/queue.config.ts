@@ -32,8 +32,6 @@ export const queueConfigSchema = databaseServiceConfigSchema(8081).extend({
    */
   QUEUE_TASK_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   QUEUE_TASK_TOKEN_TTL_MS: milliseconds(24 * 60 * 60 * 1000),
-  /** How long a claim waits for the session-resume service's answer; then the task starts fresh. */
-  QUEUE_SESSION_RESOLVE_TIMEOUT_MS: milliseconds(2_000),
 }).refine((config) => config.QUEUE_RUNTIME_OFFLINE_AFTER_MS >= minimumOfflineWindowMs(config.QUEUE_HEARTBEAT_INTERVAL_MS), {
   path: ['QUEUE_RUNTIME_OFFLINE_AFTER_MS'],
   message: 'must be at least three QUEUE_HEARTBEAT_INTERVAL_MS plus 1000 ms',

@@ -6,8 +6,8 @@ import {
   messageIds,
   subjects,
   type CommandReply,
+  type ResumeDecision,
   type SessionResolvePayload,
-  type SessionResolveResult,
   type SwitchyardEvent,
   uuidv7,
 } from '@switchyard/contracts';
@@ -15,7 +15,7 @@ import { connectMessaging, publish, requestReply, type MessagingConnection } fro
 import { readStream } from '@switchyard/messaging/testing';
 import { testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
 
-/** Talks to a session-resume service under test the way the queue will: events in, `session.resolve` out. */
+/** Talks to a session-resume service under test as the rest of the system does: events in, `session.resolve` out. */
 export class SessionResumeTestBed {
   private constructor(
     readonly connection: MessagingConnection,
@@ -45,14 +45,14 @@ export class SessionResumeTestBed {
     await publish(this.connection, { subject, data: new TextEncoder().encode(text), messageId: uuidv7() });
   }
 
-  async resolve(payload: SessionResolvePayload, requestId = uuidv7()): Promise<CommandReply<SessionResolveResult>> {
+  async resolve(payload: SessionResolvePayload, requestId = uuidv7()): Promise<CommandReply<ResumeDecision>> {
     return this.send(SESSION_COMMAND_CATALOG['session.resolve'].request.parse({ requestId, command: 'session.resolve', schemaVersion: 1, correlationId: requestId, payload }));
   }
 
   /** Sends a request body as it is, valid or not. */
-  async send(envelope: { requestId: string; [field: string]: unknown }): Promise<CommandReply<SessionResolveResult>> {
+  async send(envelope: { requestId: string; [field: string]: unknown }): Promise<CommandReply<ResumeDecision>> {
     const { requestId } = envelope;
-    return requestReply<unknown, SessionResolveResult>(this.connection, {
+    return requestReply<unknown, ResumeDecision>(this.connection, {
       subject: subjects.command('session.resolve'),
       data: envelope,
       requestId,
@@ -62,7 +62,7 @@ export class SessionResumeTestBed {
   }
 
   /** Asks until the answer is the expected one (the index is projected asynchronously), then returns it. */
-  async eventually(payload: SessionResolvePayload, expected: SessionResolveResult, timeoutMs = 15_000): Promise<CommandReply<SessionResolveResult>> {
+  async eventually(payload: SessionResolvePayload, expected: ResumeDecision, timeoutMs = 15_000): Promise<CommandReply<ResumeDecision>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const reply = await this.resolve(payload);

@@ -7,8 +7,8 @@ import {
   type CommandName,
   type CommandPayloadOf,
   type CommandResultOf,
+  type ResumeDecision,
   type SessionResolvePayload,
-  type SessionResolveResult,
 } from '@switchyard/contracts';
 import { sleep } from '../backoff/retry-backoff';
 import type { MessagingConnection } from '../connection/messaging.connection';
@@ -64,11 +64,11 @@ export async function sendCommandUntilAnswered<TName extends CommandName>(
 export async function sendSessionResolve(
   connection: MessagingConnection,
   options: { readonly payload: SessionResolvePayload; readonly correlationId?: string; readonly timeoutMs?: number },
-): Promise<ReplyEnvelope<SessionResolveResult>> {
+): Promise<ReplyEnvelope<ResumeDecision>> {
   const definition = SESSION_COMMAND_CATALOG['session.resolve'];
   const requestId = uuidv7();
   const envelope = definition.request.parse({ requestId, command: 'session.resolve', schemaVersion: 1, correlationId: options.correlationId ?? requestId, payload: options.payload });
-  return requestReply<unknown, SessionResolveResult>(connection, {
+  return requestReply<unknown, ResumeDecision>(connection, {
     subject: subjects.command('session.resolve'),
     data: envelope,
     requestId,

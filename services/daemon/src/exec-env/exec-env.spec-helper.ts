@@ -22,7 +22,6 @@ export function sampleClaimedTask(overrides: Partial<ClaimedTask> = {}): Claimed
     forceFreshSession: false,
     startBy: '2030-01-01T00:00:00.000Z',
     agent: sampleAgentSnapshot(),
-    resume: { status: 'undecided' },
     taskToken: 'stt_secret-task-token-value',
     ...overrides,
   };

@@ -129,6 +129,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
       backendFor: (target) => this.backends.backendFor(target),
       timeouts: { idleMs: this.config.DAEMON_IDLE_TIMEOUT_MS, toolBudgetMs: this.config.DAEMON_TOOL_BUDGET_MS, totalMs: this.config.DAEMON_RUN_TIMEOUT_MS },
       renewEveryMs: 10_000,
+      sessionResolveTimeoutMs: this.config.DAEMON_SESSION_RESOLVE_TIMEOUT_MS,
       shutdown: runAbort.signal,
     })
       .catch(async (error: unknown) => {

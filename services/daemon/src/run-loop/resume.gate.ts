@@ -13,7 +13,8 @@ export type ResumeGateVerdict =
   | { readonly kind: 'skip'; readonly sessionId: string; readonly reason: ResumeSkipReason; readonly detail: string; readonly retire: boolean };
 
 /**
- * Design §5: the prior session is kept only if the work dir `prepareExecEnv` reused is the prior one
+ * The last step of the resume decision (`resume.decider.ts`), pure. Design §5: the prior session
+ * session-resume offered is kept only if the work dir `prepareExecEnv` reused is the prior one
  * (a CLI's session is tied to its cwd) and the CLI's session store is reachable. A missing store
  * retires the session (it can never be resumed on this runtime); a missing work dir does not, since
  * the session itself is intact.

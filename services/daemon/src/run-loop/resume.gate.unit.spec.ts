@@ -17,7 +17,6 @@ describe('resume gate', () => {
   it.each([
     [{ status: 'fresh', reason: 'no_prior_session' }],
     [{ status: 'fresh', reason: 'resume_index_unavailable' }],
-    [{ status: 'undecided' }],
   ] as const)('starts fresh, quietly, when the decision is %j', (decision) => {
     expect(decideResumeGate({ decision, workDirectory: { reused: false, reason: 'no_prior_work_directory', detail: '' }, sessionStore: { state: 'unverified' } })).toEqual({ kind: 'fresh' });
   });

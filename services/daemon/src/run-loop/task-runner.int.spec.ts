@@ -1,8 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createAgentSession, type AgentSession, type Backend } from '@switchyard/agent-adapters';
-import { STREAM_CATALOG, subjects, type AgentMessage, type CommandName } from '@switchyard/contracts';
+import { SESSION_COMMAND_CATALOG, STREAM_CATALOG, subjects, type AgentMessage, type CommandName, type ResumeDecision, type SessionResolveCommand } from '@switchyard/contracts';
 import { catalogStreamDefinitions, connectMessaging, provisionStreams, serveRequests, type MessagingConnection, type RequestServer } from '@switchyard/messaging';
 import { deleteNamespaceStreams, readStream } from '@switchyard/messaging/testing';
 import { createJsonLogger } from '@switchyard/service-kit';
@@ -18,6 +18,8 @@ const logger = createJsonLogger({ service: 'task-runner-test', level: 'fatal' })
 const DAEMON_ID = 'daemon-task-runner-test';
 /** Far beyond the test: a run left to the lease would time the test out. */
 const RENEW_EVERY_MS = 10 * 60_000;
+/** A CLI that is done at once. */
+const DONE_SCRIPT = "process.stdout.write(JSON.stringify({ done: true }) + '\\n');";
 /** A CLI that says its pid, then works on silently until it is killed. */
 const CLI_SCRIPT = "process.stdout.write(JSON.stringify({ pid: process.pid }) + '\\n'); setInterval(() => undefined, 1000);";
 
@@ -105,6 +107,7 @@ describe('task runner', () => {
     runtimeEnvironmentFor: () => Promise.resolve({}),
     backendFor: () => backend,
     renewEveryMs: RENEW_EVERY_MS,
+    sessionResolveTimeoutMs: 2_000,
     timeouts: { idleMs: 60_000, toolBudgetMs: 60_000, totalMs: 120_000 },
     shutdown: new AbortController().signal,
   });
@@ -147,10 +150,89 @@ describe('task runner', () => {
 
   it('given a healthy run, when the task runs, then its messages reach the timeline and it completes', async () => {
     const task = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000a002' });
-    await runClaimedTask(task, runtime, dependencies(scriptBackend({ script: "process.stdout.write(JSON.stringify({ done: true }) + '\\n');" })));
+    await runClaimedTask(task, runtime, dependencies(scriptBackend({ script: DONE_SCRIPT })));
 
     expect(commands.map((entry) => entry.command)).toEqual(['task.start', 'task.complete']);
     expect(commands[1]!.payload).toMatchObject({ output: 'finished' });
     expect(await timelineOf(task.taskId)).toEqual([{ type: 'text', text: '{"done":true}' }]);
+  });
+
+  /** Session-resume stands outside this test too: a responder answering `decision` to every ask, recording them. */
+  function serveResolve(decision: ResumeDecision): SessionResolveCommand[] {
+    const asked: SessionResolveCommand[] = [];
+    servers.push(
+      serveRequests(connection, {
+        subject: subjects.command('session.resolve'),
+        queueGroup: 'session-resume-stand-in',
+        requestSchema: SESSION_COMMAND_CATALOG['session.resolve'].request,
+        handler: (command: SessionResolveCommand) => {
+          asked.push(command);
+          return Promise.resolve(decision);
+        },
+      }),
+    );
+    return asked;
+  }
+
+  /** Where Claude Code keeps a session of a work dir, under the runtime's HOME: the CLI's own layout. */
+  const claudeSessionFile = (workDirectory: string, sessionId: string): string =>
+    path.join(directory, 'home', '.claude', 'projects', workDirectory.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`);
+
+  /** The backend, recording the session each CLI start was asked to resume. */
+  const recordingResumes = (backend: Backend, resumes: Array<string | undefined>): Backend => ({
+    execute: (prompt, options) => {
+      resumes.push(options.resumeSessionId);
+      return backend.execute(prompt, options);
+    },
+  });
+
+  const startOf = (taskId: string): Record<string, unknown> | undefined =>
+    commands.find((entry) => entry.command === 'task.start' && entry.payload['taskId'] === taskId)?.payload;
+
+  /** A first task of the conversation, run with no session-resume listening (it starts fresh); its work dir. */
+  async function runFirstTask(): Promise<string> {
+    const first = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000a003' });
+    await runClaimedTask(first, runtime, dependencies(scriptBackend({ script: DONE_SCRIPT })));
+    expect(startOf(first.taskId)).toMatchObject({ resumedSessionId: null });
+    return String(startOf(first.taskId)!['workDir']);
+  }
+
+  it('given session-resume offers the previous task\'s session, when the next task of the conversation runs, then it resumes that session in that work dir', async () => {
+    const workDirectory = await runFirstTask();
+    await mkdir(path.dirname(claudeSessionFile(workDirectory, 'session-prior')), { recursive: true });
+    await writeFile(claudeSessionFile(workDirectory, 'session-prior'), '{}\n');
+    const asked = serveResolve({ status: 'resume', sessionId: 'session-prior', workDir: workDirectory });
+    const next = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000a004' });
+    const resumes: Array<string | undefined> = [];
+
+    await runClaimedTask(next, runtime, dependencies(recordingResumes(scriptBackend({ script: DONE_SCRIPT }), resumes)));
+
+    expect(asked.map((command) => ({ correlationId: command.correlationId, payload: command.payload }))).toEqual([
+      { correlationId: next.taskId, payload: { taskId: next.taskId, agentId: next.agentId, runtimeId: next.runtimeId, source: next.source, forceFreshSession: false } },
+    ]);
+    expect(startOf(next.taskId)).toMatchObject({ workDir: workDirectory, resumedSessionId: 'session-prior' });
+    expect(resumes).toEqual(['session-prior']);
+    expect(await timelineOf(next.taskId)).toEqual([{ type: 'text', text: '{"done":true}' }]);
+  });
+
+  it('given an offered session whose store is gone, when the task runs, then it starts fresh in the reused work dir, says so and retires the session', async () => {
+    const workDirectory = await runFirstTask();
+    serveResolve({ status: 'resume', sessionId: 'session-gone', workDir: workDirectory });
+    const next = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000a005' });
+    const resumes: Array<string | undefined> = [];
+
+    await runClaimedTask(next, runtime, dependencies(recordingResumes(scriptBackend({ script: DONE_SCRIPT }), resumes)));
+
+    expect(startOf(next.taskId)).toMatchObject({ workDir: workDirectory, resumedSessionId: null });
+    expect(resumes).toEqual([undefined]);
+    const missing = `no claude-code session file at ${claudeSessionFile(workDirectory, 'session-gone')}`;
+    expect(await timelineOf(next.taskId)).toEqual([
+      { type: 'status', state: 'resume_skipped', progress: `session_store_missing: ${missing}; starting fresh` },
+      { type: 'text', text: '{"done":true}' },
+    ]);
+    const retired = (await readStream(connection, STREAM_CATALOG.SESSION_EVENTS.name)).map((message) => JSON.parse(message.text) as { type: string; payload: unknown });
+    expect(retired).toEqual([
+      expect.objectContaining({ type: 'session.retired', payload: { sessionId: 'session-gone', taskId: next.taskId, reason: 'session_store_missing', message: missing } }),
+    ]);
   });
 });

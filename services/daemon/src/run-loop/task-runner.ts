@@ -6,7 +6,7 @@ import { prepareExecEnv, type PreparedExecEnv } from '../exec-env';
 import type { TaskMessageOutbox } from '../outbox/task-message.outbox';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 import type { QueueClient } from './queue.client';
-import { decideResumeGate } from './resume.gate';
+import { decideResume } from './resume.decider';
 import { failureReasonOf } from './run-outcome.mapper';
 import { launchTargetOf } from './runtime-target';
 import { pinSession, retireSession } from './session-notices.publisher';
@@ -27,6 +27,8 @@ export interface TaskRunnerDependencies {
   readonly runtimeEnvironmentFor: (runtime: DetectedRuntime, task: ClaimedTask, home: string) => Promise<Record<string, string>>;
   readonly backendFor: (runtime: DetectedRuntime) => Backend | undefined;
   readonly renewEveryMs: number;
+  /** How long a run waits for session-resume's answer before it starts fresh. */
+  readonly sessionResolveTimeoutMs: number;
   /** Idle watchdog, tool budget and whole-run limit for every run. */
   readonly timeouts: AgentRunTimeouts;
   /** Aborted at daemon shutdown: runs end `aborted` and are reported as such. */
@@ -63,10 +65,10 @@ interface PreparedRun {
 }
 
 /**
- * Runs one claimed task: exec env, `task.start`, the CLI through its adapter, every unified
- * message into the outbox with its seq, lease renewals (which also carry a missed cancel), cancel
- * by push, one fresh retry when a resume is rejected before any tool ran, and the terminal report
- * retried until the queue answers.
+ * Runs one claimed task: the resume decision with its exec env, `task.start`, the CLI through its
+ * adapter, every unified message into the outbox with its seq, lease renewals (which also carry a
+ * missed cancel), cancel by push, one fresh retry when a resume is rejected before any tool ran,
+ * and the terminal report retried until the queue answers.
  */
 export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime, dependencies: TaskRunnerDependencies): Promise<void> {
   const run = openTaskRun(task, runtime, dependencies);
@@ -115,51 +117,43 @@ function openTaskRun(task: ClaimedTask, runtime: DetectedRuntime, dependencies: 
   return run;
 }
 
-/** The exec env and the resume gate; a failure is reported `exec_env_failed` and ends the run. */
+/** The resume decision with the exec env it needs; a failure is reported `exec_env_failed` and ends the run. */
 async function prepareRun(run: TaskRun): Promise<PreparedRun | undefined> {
   const { task, runtime, dependencies } = run;
   try {
     const home = dependencies.homeFor(runtime);
     const runtimeEnvironment = await dependencies.runtimeEnvironmentFor(runtime, task, home);
-    const prepared = await prepareExecEnv({
-      root: dependencies.workspacesRoot,
-      ownerId: dependencies.ownerId,
+    const resume = await decideResume({
       task,
-      protocolFamily: runtime.identity.protocolFamily,
-      runtimeIdentity: launchTargetOf(runtime).identity,
-      priorWorkDirectory: task.resume.status === 'resume' ? task.resume.workDir : null,
-      // Skill contents are not distributed to daemons yet; every named skill is reported as skipped.
-      provideSkill: () => Promise.resolve(undefined),
-      home,
-      runtimeEnvironment,
+      dependencies,
+      log: run.log,
+      timeoutMs: dependencies.sessionResolveTimeoutMs,
+      prepare: (priorWorkDirectory) =>
+        prepareExecEnv({
+          root: dependencies.workspacesRoot,
+          ownerId: dependencies.ownerId,
+          task,
+          protocolFamily: runtime.identity.protocolFamily,
+          runtimeIdentity: launchTargetOf(runtime).identity,
+          priorWorkDirectory,
+          // Skill contents are not distributed to daemons yet; every named skill is reported as skipped.
+          provideSkill: () => Promise.resolve(undefined),
+          home,
+          runtimeEnvironment,
+        }),
+      probeSessionStore: (prepared, sessionId) =>
+        probeSessionStore({ target: launchTargetOf(runtime), environment: prepared.environment, workDirectory: prepared.workDirectory, sessionId }),
     });
+    const { prepared } = resume;
     run.workDirectory = prepared.workDirectory;
-    const gate = await passResumeGate(run, prepared);
     // CLIs that read no context file get the same brief in front of the prompt.
     const prompt = prepared.inlineRuntimeBrief ? `${prepared.inlineRuntimeBrief}\n\n---\n\n${task.prompt}` : task.prompt;
-    return { environment: prepared.environment, prompt, resumeSessionId: gate.resumeSessionId, notes: [...gate.notes, ...preparationWarnings(prepared)] };
+    return { environment: prepared.environment, prompt, resumeSessionId: resume.resumeSessionId, notes: [...resume.notes, ...preparationWarnings(prepared)] };
   } catch (error) {
     run.log.error({ err: error }, 'preparing the exec env failed');
     await run.report({ reason: 'exec_env_failed', message: error instanceof Error ? error.message : String(error), sessionId: null, detail: null, durationMs: null });
     return undefined;
   }
-}
-
-/** Keeps the claim's `resume` only if the prior work dir was reused and the CLI's store has the session. */
-async function passResumeGate(run: TaskRun, prepared: PreparedExecEnv): Promise<{ resumeSessionId: string | undefined; notes: AgentMessage[] }> {
-  const { task } = run;
-  const gate = decideResumeGate({
-    decision: task.resume,
-    workDirectory: { reused: prepared.reused, reason: prepared.reason, detail: prepared.reasonDetail },
-    sessionStore:
-      task.resume.status === 'resume' && prepared.reused
-        ? await probeSessionStore({ target: launchTargetOf(run.runtime), environment: prepared.environment, workDirectory: prepared.workDirectory, sessionId: task.resume.sessionId })
-        : { state: 'unverified' },
-  });
-  if (gate.kind !== 'skip') return { resumeSessionId: gate.kind === 'resume' ? gate.sessionId : undefined, notes: [] };
-  run.log.warn({ event: 'resume_skipped', sessionId: gate.sessionId, reason: gate.reason, detail: gate.detail }, 'prior session not resumed; starting fresh');
-  if (gate.retire) await retireSession({ task, sessionId: gate.sessionId, reason: 'session_store_missing', message: gate.detail, dependencies: run.dependencies });
-  return { resumeSessionId: undefined, notes: [{ type: 'status', state: 'resume_skipped', progress: `${gate.reason}: ${gate.detail}; starting fresh` }] };
 }
 
 /** What the exec env could not do, said in the timeline. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { ClaimedTask, ResumeDecision, TaskClaimPayload, TaskSource } from '@switchyard/contracts';
+import type { ClaimedTask, TaskClaimPayload } from '@switchyard/contracts';
 import type { Task } from '../domain/task.state';
 import { applyTaskCommand, loadTasks, type CommandCause } from '../storage/task.repository';
 import { deriveTaskToken, recordTaskToken } from '../storage/task-token';
@@ -85,17 +85,6 @@ function toClaimedTask(task: Task, claim: { readonly startBy: string; readonly t
     forceFreshSession: task.forceFreshSession,
     startBy: claim.startBy,
     agent: task.agent,
-    resume: initialResumeDecision(task.source, task.forceFreshSession),
     taskToken: claim.taskToken,
   };
-}
-
-/**
- * What the queue knows of a claimed task's session before asking session-resume: a forced start,
- * and that only issue and chat tasks continue a conversation (design §7). The rest is undecided.
- */
-function initialResumeDecision(source: TaskSource, forceFreshSession: boolean): ResumeDecision {
-  if (forceFreshSession) return { status: 'fresh', reason: 'forced_fresh' };
-  if (source.kind !== 'issue' && source.kind !== 'chat') return { status: 'fresh', reason: 'no_prior_session' };
-  return { status: 'undecided' };
 }

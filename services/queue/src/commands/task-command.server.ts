@@ -6,16 +6,13 @@ import {
   type CommandName,
   type CommandOf,
   type CommandReply,
-  type TaskClaimResult,
   type TaskReleaseOrphansResult,
 } from '@switchyard/contracts';
 import { OutboxRelay } from '@switchyard/event-store';
-import { MESSAGING_CONNECTION, commandResponder, type MessagingConnection } from '@switchyard/messaging';
+import { commandResponder } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
-import type { JsonLogger } from '@switchyard/service-kit';
-import { resolveClaimResumes, storeResolvedClaimReply } from '../claim/claim-resume.resolver';
 import { WorkAvailableNudger } from '../claim/work-available.nudger';
-import { QUEUE_CONFIG, QUEUE_LOGGER, TASK_TOKEN_SECRET } from '../queue.tokens';
+import { QUEUE_CONFIG, TASK_TOKEN_SECRET } from '../queue.tokens';
 import type { QueueConfig } from '../queue.config';
 import { runIdempotentCommand } from './run-idempotent-command';
 import { claimReplyStorage } from './claim-reply.storage';
@@ -37,10 +34,8 @@ export const QUEUE_COMMAND_GROUP = 'queue';
 export class TaskCommandServer {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
-    @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
     @Inject(QUEUE_CONFIG) private readonly config: QueueConfig,
     @Inject(TASK_TOKEN_SECRET) private readonly taskTokenSecret: string,
-    @Inject(QUEUE_LOGGER) private readonly logger: JsonLogger,
     private readonly relay: OutboxRelay,
     private readonly nudger: WorkAvailableNudger,
   ) {}
@@ -53,7 +48,7 @@ export class TaskCommandServer {
   private async handle<TName extends CommandName>(name: TName, envelope: CommandOf<TName>): Promise<CommandReply<unknown>> {
     // The request schema of this very command validated the payload before it got here.
     const handler = TASK_COMMAND_HANDLERS[name] as unknown as (payload: unknown, context: CommandContext) => Promise<CommandReply<unknown>>;
-    const executed = await runIdempotentCommand({
+    const reply = await runIdempotentCommand({
       dataSource: this.dataSource,
       requestId: envelope.requestId,
       commandType: name,
@@ -67,30 +62,11 @@ export class TaskCommandServer {
         }),
       ...(name === 'task.claim' ? claimReplyStorage(this.taskTokenSecret) : {}),
     });
-    const reply = name === 'task.claim' ? await this.decideResumes(envelope.requestId, executed) : executed;
     if (reply.ok && !reply.alreadyApplied) {
       this.relay.wake();
       this.nudger.nudge(await this.runtimesWithNewWork(name, envelope, reply));
     }
     return reply;
-  }
-
-  /**
-   * After the claim committed: the session-resume service decides each claimed task's session
-   * (never failing the claim), and the decided reply replaces the stored one for replays.
-   */
-  private async decideResumes(requestId: string, reply: CommandReply<unknown>): Promise<CommandReply<unknown>> {
-    const resolved = await resolveClaimResumes(reply as CommandReply<TaskClaimResult>, {
-      connection: this.connection,
-      logger: this.logger,
-      timeoutMs: this.config.QUEUE_SESSION_RESOLVE_TIMEOUT_MS,
-    });
-    if (resolved.changed) {
-      const { storedForm } = claimReplyStorage(this.taskTokenSecret);
-      const { alreadyApplied: _, ...first } = resolved.reply as CommandReply<unknown> & { alreadyApplied?: boolean };
-      await storeResolvedClaimReply({ dataSource: this.dataSource, requestId, storedReply: storedForm(first), logger: this.logger });
-    }
-    return resolved.reply;
   }
 
   /** The runtimes whose daemons should claim now: where the committed command queued work. */

@@ -4,8 +4,8 @@ import {
   commandFailure,
   commandSuccess,
   type CommandReply,
+  type ResumeDecision,
   type SessionResolveCommand,
-  type SessionResolveResult,
 } from '@switchyard/contracts';
 import { commandResponder, describeCause } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
@@ -16,7 +16,7 @@ import { resumeKeyOf, resumeKeyText } from '../domain/resume-key';
 import { findPriorTask } from '../index/resume-index.repository';
 import { SESSION_RESUME_LOGGER } from '../session-resume.tokens';
 
-/** How long an answer waits for a predecessor's end to reach the index; under the queue's 2 s ask. */
+/** How long an answer waits for a predecessor's end to reach the index; under the daemon's 2 s ask. */
 const PRIOR_SETTLE_WAIT_MS = 1_500;
 const PRIOR_SETTLE_POLL_MS = 100;
 
@@ -26,7 +26,7 @@ export const SESSION_RESUME_QUEUE_GROUP = 'session-resume';
 /**
  * Answers `cmd.session.resolve` from the resume index with the decider (the messaging transport
  * validated the request against the command's schema). A read: the answer is not stored under the
- * request id (the queue stores it in its claim reply); repeating the request answers from the
+ * request id (the asking daemon uses it for one run); repeating the request answers from the
  * index as it is then.
  */
 @Controller()
@@ -37,7 +37,7 @@ export class SessionResolveServer {
   ) {}
 
   @MessagePattern('session.resolve', commandResponder({ queueGroup: SESSION_RESUME_QUEUE_GROUP }))
-  async resolve(@Payload() envelope: SessionResolveCommand): Promise<CommandReply<SessionResolveResult>> {
+  async resolve(@Payload() envelope: SessionResolveCommand): Promise<CommandReply<ResumeDecision>> {
     const request = envelope.payload;
     const key = resumeKeyOf(request);
     let answer;

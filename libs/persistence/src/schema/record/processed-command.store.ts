@@ -28,9 +28,4 @@ export class ProcessedCommandStore {
       reply: options.reply,
     });
   }
-
-  /** Replaces the kept reply of a request id (outside its command's transaction, for a reply completed after the commit). */
-  async replace(options: { requestId: string; reply: CommandReply<unknown> }): Promise<void> {
-    await this.manager.getRepository(ProcessedCommandEntity).update({ requestId: options.requestId }, { reply: options.reply });
-  }
 }

@@ -1,0 +1,16 @@
+import { ConfigValidationError, loadConfig } from '@switchyard/service-kit';
+import { daemonConfigSchema } from './daemon.config';
+
+const load = (env: NodeJS.ProcessEnv) => loadConfig({ service: 'daemon', schema: daemonConfigSchema, env: { NATS_URL: 'nats://127.0.0.1:4222', ...env } });
+
+describe('daemon config: the wait for session-resume', () => {
+  it('waits 2 s for session-resume by default, and as configured', () => {
+    expect(load({}).DAEMON_SESSION_RESOLVE_TIMEOUT_MS).toBe(2_000);
+    expect(load({ DAEMON_SESSION_RESOLVE_TIMEOUT_MS: '500' }).DAEMON_SESSION_RESOLVE_TIMEOUT_MS).toBe(500);
+  });
+
+  it.each(['0', '-1', '1.5', 'soon'])('refuses %j at boot, naming the key', (value) => {
+    expect(() => load({ DAEMON_SESSION_RESOLVE_TIMEOUT_MS: value })).toThrow(ConfigValidationError);
+    expect(() => load({ DAEMON_SESSION_RESOLVE_TIMEOUT_MS: value })).toThrow(/DAEMON_SESSION_RESOLVE_TIMEOUT_MS/);
+  });
+});

@@ -1,0 +1,134 @@
+import { SESSION_COMMAND_CATALOG, commandFailure, commandSuccess, subjects, type ClaimedTask, type CommandReply, type ResumeDecision, type SessionResolveCommand } from '@switchyard/contracts';
+import { connectMessaging, serveRequests, type MessagingConnection, type RequestServer } from '@switchyard/messaging';
+import { createJsonLogger } from '@switchyard/service-kit';
+import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
+import { sampleClaimedTask } from '../exec-env/exec-env.spec-helper';
+import { RESUME_INDEX_UNAVAILABLE, decideResume, type PreparedWorkDirectory } from './resume.decider';
+import type { SessionStoreState } from './resume.gate';
+
+const log = createJsonLogger({ service: 'resume-decider-test', level: 'fatal' });
+const RESOLVE_TIMEOUT_MS = 300;
+const PRIOR_WORK_DIRECTORY = '/switchyard/workspaces/workspace-1/agent-1/prior-task';
+const NEW_WORK_DIRECTORY = '/switchyard/workspaces/workspace-1/agent-1/new-task';
+
+/**
+ * The daemon's one resume decision against real NATS. The session-resume service is not started:
+ * a responder on `cmd.session.resolve` stands in for it, answering as the contract says. The exec
+ * env and the store probe are the caller's steps, recorded here (the task runner's spec runs them for real).
+ */
+describe('resume decision: ask session-resume, prepare the exec env, gate', () => {
+  let connection: MessagingConnection;
+  let responder: RequestServer | undefined;
+
+  beforeEach(async () => {
+    connection = await connectMessaging({ url: testNatsUrl(), name: 'resume-decider-test', namespace: uniqueNamespace() });
+  });
+  afterEach(async () => {
+    await responder?.stop();
+    responder = undefined;
+    await connection.close();
+  });
+
+  /** Answers like session-resume would (`'silence'`: not before the daemon gave up), and records what it was asked. */
+  function serveResolve(answer: (command: SessionResolveCommand) => CommandReply<ResumeDecision> | 'silence'): SessionResolveCommand[] {
+    const asked: SessionResolveCommand[] = [];
+    responder = serveRequests(connection, {
+      subject: subjects.command('session.resolve'),
+      queueGroup: 'session-resume',
+      requestSchema: SESSION_COMMAND_CATALOG['session.resolve'].request,
+      handlerReturns: 'reply',
+      handler: async (command: SessionResolveCommand) => {
+        asked.push(command);
+        const reply = answer(command);
+        if (reply !== 'silence') return reply;
+        await new Promise((resolve) => setTimeout(resolve, RESOLVE_TIMEOUT_MS * 2));
+        return commandSuccess({ status: 'fresh', reason: 'no_prior_session' });
+      },
+    });
+    return asked;
+  }
+
+  /** Decides for the task with recording steps: the exec env reuses the prior work dir as told, the store answers `store`. */
+  async function decide(options: { readonly task?: ClaimedTask; readonly reused?: boolean; readonly store?: SessionStoreState } = {}) {
+    const steps: string[] = [];
+    const outcome = await decideResume<PreparedWorkDirectory>({
+      task: options.task ?? sampleClaimedTask(),
+      dependencies: { connection, logger: log },
+      log,
+      timeoutMs: RESOLVE_TIMEOUT_MS,
+      prepare: (priorWorkDirectory) => {
+        steps.push(`prepare ${priorWorkDirectory ?? 'new'}`);
+        if (priorWorkDirectory === null) return Promise.resolve({ workDirectory: NEW_WORK_DIRECTORY, reused: false, reason: 'no_prior_work_directory', reasonDetail: 'no prior work directory' });
+        if (options.reused === false) return Promise.resolve({ workDirectory: NEW_WORK_DIRECTORY, reused: false, reason: 'prior_missing', reasonDetail: 'prior work directory no longer exists' });
+        return Promise.resolve({ workDirectory: priorWorkDirectory, reused: true, reason: 'reused', reasonDetail: 'prior work directory exists and its marker matches' });
+      },
+      probeSessionStore: (prepared, sessionId) => {
+        steps.push(`probe ${sessionId} in ${prepared.workDirectory}`);
+        return Promise.resolve(options.store ?? { state: 'present' });
+      },
+    });
+    return { outcome, steps };
+  }
+
+  it('asks with the claimed task, prepares the exec env in the prior work dir it names, and resumes when the gate passes', async () => {
+    const asked = serveResolve(() => commandSuccess({ status: 'resume', sessionId: 'session-1', workDir: PRIOR_WORK_DIRECTORY }));
+    const task = sampleClaimedTask();
+
+    const { outcome, steps } = await decide({ task });
+
+    expect(asked.map((command) => ({ correlationId: command.correlationId, payload: command.payload }))).toEqual([
+      { correlationId: task.taskId, payload: { taskId: task.taskId, agentId: task.agentId, runtimeId: task.runtimeId, source: task.source, forceFreshSession: false } },
+    ]);
+    expect(steps).toEqual([`prepare ${PRIOR_WORK_DIRECTORY}`, `probe session-1 in ${PRIOR_WORK_DIRECTORY}`]);
+    expect(outcome).toMatchObject({ decision: { status: 'resume', sessionId: 'session-1' }, resumeSessionId: 'session-1', notes: [] });
+  });
+
+  it('asks for a forced fresh task too, saying so, and starts it fresh as answered', async () => {
+    const asked = serveResolve((command) => commandSuccess(command.payload.forceFreshSession ? { status: 'fresh', reason: 'forced_fresh' } : { status: 'resume', sessionId: 's', workDir: null }));
+
+    const { outcome, steps } = await decide({ task: sampleClaimedTask({ forceFreshSession: true }) });
+
+    expect(asked.map((command) => command.payload.forceFreshSession)).toEqual([true]);
+    expect(steps).toEqual(['prepare new']);
+    expect(outcome).toMatchObject({ decision: { status: 'fresh', reason: 'forced_fresh' }, resumeSessionId: undefined, notes: [] });
+  });
+
+  it('starts fresh with a resume_skipped note when the offered session cannot be kept', async () => {
+    serveResolve(() => commandSuccess({ status: 'resume', sessionId: 'session-1', workDir: PRIOR_WORK_DIRECTORY }));
+
+    const { outcome, steps } = await decide({ reused: false });
+
+    // Not reused: the store is not even looked at.
+    expect(steps).toEqual([`prepare ${PRIOR_WORK_DIRECTORY}`]);
+    expect(outcome.resumeSessionId).toBeUndefined();
+    expect(outcome.notes).toEqual([{ type: 'status', state: 'resume_skipped', progress: 'work_dir_missing: prior_missing: prior work directory no longer exists; starting fresh' }]);
+  });
+
+  it('starts fresh with resume_index_unavailable when no session-resume service listens', async () => {
+    const { outcome, steps } = await decide();
+
+    expect(outcome).toMatchObject({ decision: RESUME_INDEX_UNAVAILABLE, resumeSessionId: undefined, notes: [] });
+    expect(steps).toEqual(['prepare new']);
+  });
+
+  it('starts fresh with resume_index_unavailable when session-resume refuses', async () => {
+    serveResolve(() => commandFailure('unavailable', 'the resume index cannot be read right now'));
+
+    const { outcome, steps } = await decide();
+
+    expect(outcome).toMatchObject({ decision: RESUME_INDEX_UNAVAILABLE, resumeSessionId: undefined, notes: [] });
+    expect(steps).toEqual(['prepare new']);
+  });
+
+  it('waits no longer than its timeout for a session-resume that does not answer, then starts fresh', async () => {
+    const asked = serveResolve(() => 'silence');
+
+    const startedAt = performance.now();
+    const { outcome, steps } = await decide();
+
+    expect(performance.now() - startedAt).toBeLessThan(RESOLVE_TIMEOUT_MS * 2);
+    expect(asked).toHaveLength(1);
+    expect(outcome).toMatchObject({ decision: RESUME_INDEX_UNAVAILABLE, resumeSessionId: undefined, notes: [] });
+    expect(steps).toEqual(['prepare new']);
+  });
+});
