@@ -4,7 +4,7 @@ import type { DaemonConfig } from './daemon.config';
 import { DAEMON_CONFIG, DAEMON_LOGGER } from './daemon.tokens';
 import { ClaimLoop } from './run-loop/claim-loop';
 import { OrphanRelease } from './run-loop/orphan-release';
-import { SlotTracker } from './run-loop/slot-tracker';
+import { SlotTracker } from './runtimes/slot-tracker';
 import { RuntimeRegistry } from './runtimes/runtime-registry';
 
 /**

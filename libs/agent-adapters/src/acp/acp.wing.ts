@@ -1,6 +1,6 @@
 import type { Backend } from '../backend/backend.types';
-import { builtInIdentityOf } from '../catalog/runtime-identity.catalog';
-import type { FamilyWing, LaunchTarget } from '../runtime-wing/family-wing.types';
+import type { FamilyWing } from '../family-kit/family-wing.types';
+import type { RuntimeIdentityDescriptor } from '../family-kit/runtime-identity.types';
 import { createAcpBackend, createGeminiAcpBackend } from './acp.backend';
 import { writeGeminiHome } from './gemini-home.writer';
 
@@ -9,8 +9,7 @@ import { writeGeminiHome } from './gemini-home.writer';
  * shared client. Gemini CLI has its own backend (its `--model`, its same-minute resume guard); a
  * profile's fixed args carry its ACP subcommand (`kimi acp`, `qodercli --acp`).
  */
-function acpBackendFor(target: LaunchTarget): Backend {
-  const descriptor = builtInIdentityOf(target);
+function acpBackendFor(descriptor: RuntimeIdentityDescriptor | undefined): Backend {
   if (descriptor?.identity === 'gemini-cli') return createGeminiAcpBackend();
   if (!descriptor) return createAcpBackend({ adapterArgs: [] });
   return createAcpBackend({
@@ -21,7 +20,7 @@ function acpBackendFor(target: LaunchTarget): Backend {
 }
 
 export const ACP_WING: FamilyWing = {
-  backendFor: acpBackendFor,
+  backendFor: (_target, builtIn) => acpBackendFor(builtIn),
   async prepareLaunchEnvironment({ target, home }): Promise<Record<string, string>> {
     // Gemini CLI's own settings; other ACP agents (profiles, later identities) bring their own.
     if (target.identity !== 'gemini-cli') return {};

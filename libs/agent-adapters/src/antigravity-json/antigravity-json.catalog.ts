@@ -1,5 +1,5 @@
-import { PROCESS_GROUP_KILL } from '../catalog/process-group.kill';
-import { defineProtocolFamily } from '../catalog/runtime-identity.types';
+import { PROCESS_GROUP_KILL } from '../family-kit/process-group.kill';
+import { defineProtocolFamily } from '../family-kit/runtime-identity.types';
 
 /** Antigravity's print mode: plain text, or stream JSON from 1.1.8. */
 export const ANTIGRAVITY_JSON_FAMILY = defineProtocolFamily({

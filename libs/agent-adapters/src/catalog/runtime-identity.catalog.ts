@@ -8,7 +8,7 @@ import { DSH_JSONL_FAMILY } from '../dsh-jsonl/dsh-jsonl.catalog';
 import { OPENCLAW_JSONL_FAMILY } from '../openclaw-jsonl/openclaw-jsonl.catalog';
 import { OPENCODE_NDJSON_FAMILY } from '../opencode-ndjson/opencode-ndjson.catalog';
 import { PI_JSON_FAMILY } from '../pi-json/pi-json.catalog';
-import type { ProtocolFamilyCatalogEntry, RuntimeIdentityDescriptor, RuntimeLayout, SessionStoreLayout } from './runtime-identity.types';
+import type { ProtocolFamilyCatalogEntry, RuntimeIdentityDescriptor, RuntimeLayout, RuntimeTarget, SessionStoreLayout } from '../family-kit/runtime-identity.types';
 
 /**
  * Every family of the contracts' `PROTOCOL_FAMILIES`, each from its own folder: a `Record`, so a
@@ -38,11 +38,6 @@ export function runtimeIdentityDescriptor(identityId: string): RuntimeIdentityDe
   return RUNTIME_IDENTITY_CATALOG.find((entry) => entry.identity === identityId);
 }
 
-/** Which CLI: its wire family and, for a built-in, its identity (`qwen-code`); null for a command known only by family (a profile). */
-export interface RuntimeTarget {
-  readonly protocolFamily: ProtocolFamily;
-  readonly identity?: string | null;
-}
 
 /**
  * The built-in identity a target names. The identity must belong to the family, so a profile

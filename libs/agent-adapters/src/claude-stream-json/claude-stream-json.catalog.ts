@@ -1,5 +1,5 @@
-import { PROCESS_GROUP_KILL } from '../catalog/process-group.kill';
-import { defineProtocolFamily } from '../catalog/runtime-identity.types';
+import { PROCESS_GROUP_KILL } from '../family-kit/process-group.kill';
+import { defineProtocolFamily } from '../family-kit/runtime-identity.types';
 
 /** The Claude stream-json family: Claude Code and the CLIs that print its stream. */
 export const CLAUDE_STREAM_JSON_FAMILY = defineProtocolFamily({

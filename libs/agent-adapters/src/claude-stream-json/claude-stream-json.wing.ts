@@ -1,6 +1,6 @@
 import type { Backend } from '../backend/backend.types';
-import type { FamilyWing, LaunchEnvironmentRequest, LaunchTarget } from '../runtime-wing/family-wing.types';
-import { openAiCompatibleEndpoint } from '../runtime-wing/openai-compatible.endpoint';
+import type { FamilyWing, LaunchEnvironmentRequest, LaunchTarget } from '../family-kit/family-wing.types';
+import { openAiCompatibleEndpoint } from '../family-kit/openai-compatible.endpoint';
 import { createClaudeStreamJsonBackend } from './claude-stream-json.backend';
 import { createCodeBuddyBackend } from './codebuddy.backend';
 import { createCursorAgentBackend } from './cursor-agent.backend';

@@ -1,5 +1,5 @@
-import { PROCESS_GROUP_KILL } from '../catalog/process-group.kill';
-import { defineProtocolFamily } from '../catalog/runtime-identity.types';
+import { PROCESS_GROUP_KILL } from '../family-kit/process-group.kill';
+import { defineProtocolFamily } from '../family-kit/runtime-identity.types';
 
 /** Codex's JSON-RPC app-server. */
 export const CODEX_APP_SERVER_FAMILY = defineProtocolFamily({

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { FamilyWing } from '../runtime-wing/family-wing.types';
-import { OPENAI_API_KEY_VARIABLE, openAiCompatibleEndpoint } from '../runtime-wing/openai-compatible.endpoint';
+import type { FamilyWing } from '../family-kit/family-wing.types';
+import { OPENAI_API_KEY_VARIABLE, openAiCompatibleEndpoint } from '../family-kit/openai-compatible.endpoint';
 import { createCodexAppServerBackend } from './codex-app-server.backend';
 import { writeCodexHome } from './codex-home.writer';
 

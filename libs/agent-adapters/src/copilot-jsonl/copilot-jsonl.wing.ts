@@ -1,5 +1,5 @@
-import type { FamilyWing } from '../runtime-wing/family-wing.types';
-import { openAiCompatibleEndpoint } from '../runtime-wing/openai-compatible.endpoint';
+import type { FamilyWing } from '../family-kit/family-wing.types';
+import { openAiCompatibleEndpoint } from '../family-kit/openai-compatible.endpoint';
 import { copilotEnvironment } from './copilot.environment';
 import { createCopilotJsonlBackend } from './copilot-jsonl.backend';
 

@@ -1,5 +1,5 @@
-import { PROCESS_GROUP_KILL } from '../catalog/process-group.kill';
-import { defineProtocolFamily } from '../catalog/runtime-identity.types';
+import { PROCESS_GROUP_KILL } from '../family-kit/process-group.kill';
+import { defineProtocolFamily } from '../family-kit/runtime-identity.types';
 
 /** OpenCode's `run --format json` and its forks (see `OpenCodeDialect` for how they differ). */
 export const OPENCODE_NDJSON_FAMILY = defineProtocolFamily({

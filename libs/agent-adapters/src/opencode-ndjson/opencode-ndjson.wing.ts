@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Backend } from '../backend/backend.types';
-import type { FamilyWing, LaunchEnvironmentRequest, LaunchTarget } from '../runtime-wing/family-wing.types';
-import { OPENAI_API_KEY_VARIABLE, openAiCompatibleEndpoint } from '../runtime-wing/openai-compatible.endpoint';
+import type { FamilyWing, LaunchEnvironmentRequest, LaunchTarget } from '../family-kit/family-wing.types';
+import { OPENAI_API_KEY_VARIABLE, openAiCompatibleEndpoint } from '../family-kit/openai-compatible.endpoint';
 import type { OpenCodeDialectId } from './opencode-dialect';
 import { DEFAULT_OPENCODE_PROVIDER_ID, writeOpenCodeHome } from './opencode-home.writer';
 import { createCodeArtsBackend, createDevEcoBackend, createOpenCodeBackend } from './opencode-ndjson.backend';

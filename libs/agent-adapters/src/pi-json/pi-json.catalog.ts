@@ -1,5 +1,5 @@
-import { PROCESS_GROUP_KILL } from '../catalog/process-group.kill';
-import { defineProtocolFamily } from '../catalog/runtime-identity.types';
+import { PROCESS_GROUP_KILL } from '../family-kit/process-group.kill';
+import { defineProtocolFamily } from '../family-kit/runtime-identity.types';
 
 /** Pi's `--mode json` and its fork Oh My Pi (see `PiDialect`). */
 export const PI_JSON_FAMILY = defineProtocolFamily({

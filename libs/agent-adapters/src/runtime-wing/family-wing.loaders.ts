@@ -2,7 +2,7 @@
    relative `import()` would need ESM resolution (explicit `.js`) that jest does not map, and it is
    compiled to this same `require` anyway. Each family is required on first use, never at boot. */
 import type { ProtocolFamily } from '@switchyard/contracts';
-import type { FamilyWing } from './family-wing.types';
+import type { FamilyWing } from '../family-kit/family-wing.types';
 
 /**
  * How each family's folder is loaded: a `Record`, so a new family fails to compile until it has

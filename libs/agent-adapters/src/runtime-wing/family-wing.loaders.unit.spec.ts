@@ -1,4 +1,4 @@
-import type { LaunchTarget } from './family-wing.types';
+import type { LaunchTarget } from '../family-kit/family-wing.types';
 
 // Counts the ACP SDK's loads: the wing must not require it before an ACP runtime is driven.
 let mockAcpSdkLoads = 0;

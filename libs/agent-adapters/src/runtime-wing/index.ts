@@ -5,7 +5,7 @@ export * from '../catalog/index';
 export type * from '../backend/backend.types';
 export type { McpServer, RemoteMcpServer, StdioMcpServer, WorkDirectoryFiles } from '../mcp/mcp-server.types';
 export * from '../mcp/mcp-config.error';
-export type { LaunchAgent, LaunchTarget } from './family-wing.types';
+export type { LaunchAgent, LaunchTarget } from '../family-kit/family-wing.types';
 export * from './runtime-wing';
 export * from './mcp-config.writer';
 export { CLAUDE_MCP_CONFIG_PATH } from '../claude-stream-json/claude-mcp.config';

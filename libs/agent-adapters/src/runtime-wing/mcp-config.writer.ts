@@ -1,6 +1,7 @@
 import { toAcpMcpServers } from '../acp/acp-mcp.servers';
 import { GEMINI_SETTINGS_FILE, mergeGeminiSettings } from '../acp/gemini-mcp.settings';
-import { runtimeLayoutFor, type RuntimeTarget } from '../catalog/runtime-identity.catalog';
+import { runtimeLayoutFor } from '../catalog/runtime-identity.catalog';
+import type { RuntimeTarget } from '../family-kit/runtime-identity.types';
 import { writeClaudeMcpConfig } from '../claude-stream-json/claude-mcp.config';
 import { toCodexMcpToml } from '../codex-app-server/codex-mcp.toml';
 import type { JsonObject, McpServer, WorkDirectoryFiles } from '../mcp/mcp-server.types';

@@ -1,7 +1,8 @@
 import type { Backend } from '../backend/backend.types';
-import { builtInIdentityOf, type RuntimeTarget } from '../catalog/runtime-identity.catalog';
+import { builtInIdentityOf } from '../catalog/runtime-identity.catalog';
+import type { RuntimeTarget } from '../family-kit/runtime-identity.types';
 import { familyWing } from './family-wing.loaders';
-import type { LaunchAgent, LaunchTarget } from './family-wing.types';
+import type { LaunchAgent, LaunchTarget } from '../family-kit/family-wing.types';
 
 /** Whether the wing drives this runtime: a built-in identity of its family, or a profile's command (identity null). */
 export function supportsRuntime(target: RuntimeTarget): boolean {
@@ -15,7 +16,7 @@ export function supportsRuntime(target: RuntimeTarget): boolean {
  */
 export function backendFor(target: LaunchTarget): Backend | undefined {
   if (!supportsRuntime(target)) return undefined;
-  return familyWing(target.protocolFamily).backendFor(target);
+  return familyWing(target.protocolFamily).backendFor(target, builtInIdentityOf(target));
 }
 
 /**

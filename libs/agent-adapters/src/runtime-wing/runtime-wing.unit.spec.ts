@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROTOCOL_FAMILIES } from '@switchyard/contracts';
 import { RUNTIME_IDENTITY_CATALOG } from '../catalog/runtime-identity.catalog';
-import type { LaunchTarget } from './family-wing.types';
+import type { LaunchTarget } from '../family-kit/family-wing.types';
 import { backendFor, prepareLaunchEnvironment, supportsRuntime } from './runtime-wing';
 
 const target = (protocolFamily: LaunchTarget['protocolFamily'], identity: string | null, version = '1.0.0'): LaunchTarget => ({ protocolFamily, identity, version, executablePath: '/bin/cli' });

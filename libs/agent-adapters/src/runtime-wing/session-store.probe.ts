@@ -1,7 +1,8 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { sessionStoreLayoutFor, type RuntimeTarget } from '../catalog/runtime-identity.catalog';
-import type { SessionStoreLayout } from '../catalog/runtime-identity.types';
+import { sessionStoreLayoutFor } from '../catalog/runtime-identity.catalog';
+import type { RuntimeTarget } from '../family-kit/runtime-identity.types';
+import type { SessionStoreLayout } from '../family-kit/runtime-identity.types';
 
 /** What the probe found of the CLI's session store; `unverified` for CLIs whose store is not checked. */
 export type SessionStoreState = { readonly state: 'present' } | { readonly state: 'missing'; readonly detail: string } | { readonly state: 'unverified' };

@@ -1,5 +1,5 @@
 import { RUNTIME_IDENTITY_CATALOG } from '../catalog/runtime-identity.catalog';
-import type { SessionStoreLayout } from '../catalog/runtime-identity.types';
+import type { SessionStoreLayout } from '../family-kit/runtime-identity.types';
 import { sessionFilePath } from './session-store.probe';
 
 const layoutOf = (identity: string): SessionStoreLayout => {

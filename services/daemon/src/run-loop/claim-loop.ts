@@ -13,7 +13,7 @@ import { TaskMessageOutbox } from '../outbox/task-message.outbox';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 import { RuntimeRegistry } from '../runtimes/runtime-registry';
 import { QueueClient } from './queue.client';
-import { SlotTracker } from './slot-tracker';
+import { SlotTracker } from '../runtimes/slot-tracker';
 import { runClaimedTask } from './task-runner';
 import { reportUnexpectedRunFailure } from './unexpected-run-failure.reporter';
 

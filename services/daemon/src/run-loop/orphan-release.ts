@@ -4,7 +4,7 @@ import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from '../daemon.config';
 import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.tokens';
 import { QueueClient } from './queue.client';
-import { SlotTracker } from './slot-tracker';
+import { SlotTracker } from '../runtimes/slot-tracker';
 
 /**
  * At boot, before the first claim, the queue fails every attempt still held under this DAEMON_ID

@@ -10,7 +10,7 @@ import { identityOfProfile, loadRuntimeProfiles } from './runtime-profiles.loade
 import { RuntimePresencePublisher } from './runtime-presence.publisher';
 import { HeartbeatClock } from './heartbeat.clock';
 import { writeDetectionReport } from './detection-report.writer';
-import { SlotTracker } from '../run-loop/slot-tracker';
+import { SlotTracker } from './slot-tracker';
 
 /** How many version probes and model listings run at once: each starts a CLI, often a heavy one. */
 const PROBE_CONCURRENCY = 2;

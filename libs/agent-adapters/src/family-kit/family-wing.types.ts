@@ -1,5 +1,5 @@
 import type { Backend } from '../backend/backend.types';
-import type { RuntimeTarget } from '../catalog/runtime-identity.catalog';
+import type { RuntimeIdentityDescriptor, RuntimeTarget } from './runtime-identity.types';
 
 /** One runtime the daemon detected, as the wing needs it: which CLI, which version, where. */
 export interface LaunchTarget extends RuntimeTarget {
@@ -27,8 +27,12 @@ export interface LaunchEnvironmentRequest {
  * does not run.
  */
 export interface FamilyWing {
-  /** The identity's own backend, or the family's plain one for a profile's command. */
-  backendFor(target: LaunchTarget): Backend;
+  /**
+   * The identity's own backend, or the family's plain one for a profile's command. `builtIn` is the
+   * catalog's descriptor of the target's identity (undefined for a profile), resolved by the caller
+   * so a family's folder never reads the catalog that lists it.
+   */
+  backendFor(target: LaunchTarget, builtIn: RuntimeIdentityDescriptor | undefined): Backend;
   /**
    * Launcher variables, and the per-runtime files the CLI reads, for an unattended, offline-quiet
    * run; the agent's own variables are layered over them by the caller.
@@ -37,6 +41,6 @@ export interface FamilyWing {
 }
 
 /** A family wing whose identities all share one backend shape and need nothing around the CLI. */
-export function plainFamilyWing(backendFor: (target: LaunchTarget) => Backend): FamilyWing {
+export function plainFamilyWing(backendFor: (target: LaunchTarget, builtIn: RuntimeIdentityDescriptor | undefined) => Backend): FamilyWing {
   return { backendFor, prepareLaunchEnvironment: () => Promise.resolve({}) };
 }

@@ -133,3 +133,9 @@ export function defineProtocolFamily(entry: {
   );
   return { family: entry.family, description: entry.description, defaults: entry.defaults, identities };
 }
+
+/** Which CLI: its wire family and, for a built-in, its identity (`qwen-code`); null for a command known only by family (a profile). */
+export interface RuntimeTarget {
+  readonly protocolFamily: ProtocolFamily;
+  readonly identity?: string | null;
+}
