@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ContractViolation } from './contract-violation.error';
 import { commandReplySchema } from './command-reply.schema';
 import { positiveIntegerSchema } from './shared-fields.schema';
-import { identifierSchema } from './subject-token';
+import { identifierSchema } from './subject-segment';
 import * as session from './session-commands.schema';
 import * as task from './task-commands.schema';
 import { uuidv7 } from './uuidv7';

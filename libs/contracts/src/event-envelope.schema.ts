@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoTimestampSchema, positiveIntegerSchema } from './shared-fields.schema';
-import { identifierSchema } from './subject-token';
+import { identifierSchema } from './subject-segment';
 
 /** Every event on the bus: the same envelope around a type-specific, versioned payload. */
 export interface EventEnvelope<TType extends string = string, TPayload = unknown, TVersion extends number = number> {

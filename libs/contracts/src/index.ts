@@ -1,6 +1,6 @@
 export * from './headers';
 export * from './uuidv7';
-export * from './subject-token';
+export * from './subject-segment';
 export * from './contract-violation.error';
 export * from './shared-fields.schema';
 export * from './task-state';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEvent, type EventEnvelope } from './event-envelope.schema';
 import { isoTimestampSchema, nonNegativeIntegerSchema, positiveIntegerSchema } from './shared-fields.schema';
-import { identifierSchema } from './subject-token';
+import { identifierSchema } from './subject-segment';
 
 /** Wire protocol families; several runtime identities share one family (and one adapter folder). */
 export const PROTOCOL_FAMILIES = [

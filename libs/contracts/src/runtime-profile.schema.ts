@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { protocolFamilySchema, type ProtocolFamily } from './runtime-events.schema';
-import { identifierSchema } from './subject-token';
+import { identifierSchema } from './subject-segment';
 
 /**
  * A custom runtime: a command the daemon looks up on PATH and drives with an existing protocol

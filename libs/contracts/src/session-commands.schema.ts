@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifierSchema } from './subject-token';
+import { identifierSchema } from './subject-segment';
 import { taskSourceSchema, type TaskSource } from './task-source.schema';
 
 // The session-resume service's request/reply command: which CLI session a new task continues.

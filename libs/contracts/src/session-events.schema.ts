@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEvent, type EventEnvelope } from './event-envelope.schema';
 import { positiveIntegerSchema } from './shared-fields.schema';
-import { identifierSchema } from './subject-token';
+import { identifierSchema } from './subject-segment';
 
 /** A task's CLI session and the work dir it lives in; the resume index is built from these. */
 export interface SessionPinnedPayload {

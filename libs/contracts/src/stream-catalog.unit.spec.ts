@@ -6,12 +6,12 @@ import { subjects } from './subjects';
 /** Minimal NATS subject matching, enough for the filters used here. */
 function matches(filter: string, subject: string): boolean {
   const filterTokens = filter.split('.');
-  const subjectTokens = subject.split('.');
+  const subjectSegments = subject.split('.');
   for (const [index, token] of filterTokens.entries()) {
-    if (token === '>') return subjectTokens.length > index;
-    if (token !== '*' && token !== subjectTokens[index]) return false;
+    if (token === '>') return subjectSegments.length > index;
+    if (token !== '*' && token !== subjectSegments[index]) return false;
   }
-  return filterTokens.length === subjectTokens.length;
+  return filterTokens.length === subjectSegments.length;
 }
 
 const streams = Object.values(STREAM_CATALOG);

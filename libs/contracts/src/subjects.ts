@@ -1,7 +1,7 @@
 import type { CommandName, SessionCommandName } from './command-catalog';
 import type { EventType, RuntimeEventType, SessionEventType, TaskEventType } from './event-catalog';
 import type { AggregateKind } from './event-envelope.schema';
-import { assertSubjectToken } from './subject-token';
+import { assertSubjectSegment } from './subject-segment';
 
 // Subjects put ids in the trailing token (`task.message.<taskId>`) so consumers filter by
 // wildcard and NATS permissions can be scoped per subject family.
@@ -12,7 +12,7 @@ export const DEAD_LETTER_SUBJECT_PREFIX = 'dlq';
 export const NOTIFY_SUBJECT_PREFIX = 'notify';
 
 function eventSubject(type: EventType, aggregateId: string, label: string): string {
-  return `${type}.${assertSubjectToken(aggregateId, label)}`;
+  return `${type}.${assertSubjectSegment(aggregateId, label)}`;
 }
 
 export const subjects = {
@@ -33,10 +33,10 @@ export const subjects = {
   aggregateKindFilter: (kind: AggregateKind): string => `${kind}.*.>`,
   /** Every event of one aggregate: `task.*.<taskId>` (two-word types such as `task.cancel_requested` included). */
   aggregateFilter: (kind: AggregateKind, aggregateId: string): string =>
-    `${kind}.*.${assertSubjectToken(aggregateId, 'aggregateId')}`,
+    `${kind}.*.${assertSubjectSegment(aggregateId, 'aggregateId')}`,
 
   /** `notify.work_available.<runtimeId>`: daemons claim on it instead of polling. */
-  workAvailable: (runtimeId: string): string => `${NOTIFY_SUBJECT_PREFIX}.work_available.${assertSubjectToken(runtimeId, 'runtimeId')}`,
+  workAvailable: (runtimeId: string): string => `${NOTIFY_SUBJECT_PREFIX}.work_available.${assertSubjectSegment(runtimeId, 'runtimeId')}`,
   /** Every runtime's nudge: `notify.work_available.*`. */
   workAvailableFilter: (): string => `${NOTIFY_SUBJECT_PREFIX}.work_available.*`,
 
@@ -47,12 +47,12 @@ export const subjects = {
 
   /** `dlq.<stream>.<consumer>`: where a consumer parks poison messages. */
   deadLetter: (stream: string, consumer: string): string =>
-    `${DEAD_LETTER_SUBJECT_PREFIX}.${assertSubjectToken(stream, 'stream')}.${assertSubjectToken(consumer, 'consumer')}`,
+    `${DEAD_LETTER_SUBJECT_PREFIX}.${assertSubjectSegment(stream, 'stream')}.${assertSubjectSegment(consumer, 'consumer')}`,
   /** `dlq.>`, or `dlq.<stream>.>` for one stream's dead letters. */
   deadLetterFilter: (stream?: string): string =>
     stream === undefined
       ? `${DEAD_LETTER_SUBJECT_PREFIX}.>`
-      : `${DEAD_LETTER_SUBJECT_PREFIX}.${assertSubjectToken(stream, 'stream')}.>`,
+      : `${DEAD_LETTER_SUBJECT_PREFIX}.${assertSubjectSegment(stream, 'stream')}.>`,
 } as const;
 
 /** Deterministic `Nats-Msg-Id` values: a retried publish of the same logical event dedupes. */
@@ -60,7 +60,7 @@ export const messageIds = {
   /** `<taskId>:<seq>`: stable even if the daemon re-creates the envelope after a crash. */
   taskMessage: (taskId: string, seq: number): string => {
     if (!Number.isInteger(seq) || seq < 0) throw new RangeError(`seq must be a non-negative integer, got ${seq}`);
-    return `${assertSubjectToken(taskId, 'taskId')}:${seq}`;
+    return `${assertSubjectSegment(taskId, 'taskId')}:${seq}`;
   },
   event: (eventId: string): string => eventId,
   /** The id to publish an envelope with. */

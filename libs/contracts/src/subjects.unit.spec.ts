@@ -1,10 +1,10 @@
 import { EVENT_PAYLOAD_SAMPLES, SAMPLE_IDS } from './event-samples.spec-helper';
 import { createEvent } from './create-event';
-import { SubjectTokenError, assertSubjectToken, identifierSchema, isValidSubjectToken } from './subject-token';
+import { SubjectSegmentError, assertSubjectSegment, identifierSchema, isValidSubjectSegment } from './subject-segment';
 import { messageIds, subjects } from './subjects';
 import { thrownBy } from './thrown-by.spec-helper';
 
-describe('subject tokens', () => {
+describe('subject segments', () => {
   it.each([
     ['', 'empty'],
     ['task.1', 'contains_separator'],
@@ -14,17 +14,17 @@ describe('subject tokens', () => {
     ['task\t1', 'contains_whitespace'],
     ['task\n1', 'contains_whitespace'],
     ['x'.repeat(257), 'too_long'],
-  ])('rejects %j as %s with a typed error', (token, code) => {
-    expect(isValidSubjectToken(token)).toBe(false);
-    expect(() => assertSubjectToken(token, 'taskId')).toThrow(SubjectTokenError);
-    expect(thrownBy(() => assertSubjectToken(token, 'taskId'))).toMatchObject({ code, token, label: 'taskId' });
-    expect(identifierSchema.safeParse(token).success).toBe(false);
+  ])('rejects %j as %s with a typed error', (segment, code) => {
+    expect(isValidSubjectSegment(segment)).toBe(false);
+    expect(() => assertSubjectSegment(segment, 'taskId')).toThrow(SubjectSegmentError);
+    expect(thrownBy(() => assertSubjectSegment(segment, 'taskId'))).toMatchObject({ code, segment, label: 'taskId' });
+    expect(identifierSchema.safeParse(segment).success).toBe(false);
   });
 
   it('accepts ordinary ids', () => {
-    for (const token of [SAMPLE_IDS.taskId, 'runtime-claude_laptop-7', 'a:b', 'Ünïcode']) {
-      expect(assertSubjectToken(token)).toBe(token);
-      expect(identifierSchema.parse(token)).toBe(token);
+    for (const segment of [SAMPLE_IDS.taskId, 'runtime-claude_laptop-7', 'a:b', 'Ünïcode']) {
+      expect(assertSubjectSegment(segment)).toBe(segment);
+      expect(identifierSchema.parse(segment)).toBe(segment);
     }
   });
 });
@@ -58,9 +58,9 @@ describe('subjects', () => {
   });
 
   it('refuse ids that would widen or split a subject', () => {
-    expect(() => subjects.taskEvent('task.message', '>')).toThrow(SubjectTokenError);
+    expect(() => subjects.taskEvent('task.message', '>')).toThrow(SubjectSegmentError);
     expect(thrownBy(() => subjects.taskEvent('task.message', 'a.b'))).toMatchObject({ code: 'contains_separator' });
-    expect(() => subjects.aggregateFilter('task', '*')).toThrow(SubjectTokenError);
+    expect(() => subjects.aggregateFilter('task', '*')).toThrow(SubjectSegmentError);
     expect(thrownBy(() => subjects.deadLetter('TASK EVENTS', 'projector'))).toMatchObject({ label: 'stream' });
     expect(thrownBy(() => subjects.deadLetter('TASK_EVENTS', ''))).toMatchObject({ code: 'empty', label: 'consumer' });
   });
@@ -76,7 +76,7 @@ describe('message ids', () => {
   it('reject a bad seq or task id', () => {
     expect(() => messageIds.taskMessage('t1', -1)).toThrow(RangeError);
     expect(() => messageIds.taskMessage('t1', 1.5)).toThrow(RangeError);
-    expect(() => messageIds.taskMessage('t 1', 1)).toThrow(SubjectTokenError);
+    expect(() => messageIds.taskMessage('t 1', 1)).toThrow(SubjectSegmentError);
   });
 
   it('use <taskId>:<seq> for timeline messages so a re-created envelope still dedupes', () => {

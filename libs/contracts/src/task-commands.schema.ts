@@ -9,7 +9,7 @@ import {
   type Actor,
   type TokenUsage,
 } from './shared-fields.schema';
-import { identifierSchema } from './subject-token';
+import { identifierSchema } from './subject-segment';
 import { taskSourceSchema, type TaskSource } from './task-source.schema';
 import { taskFailureReasonSchema, taskStateSchema, type TaskFailureReason, type TaskState } from './task-state';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { agentSnapshotSchema, type AgentSnapshot } from './agent-snapshot.schema';
 import { defineEvent, type EventEnvelope } from './event-envelope.schema';
 import { isoTimestampSchema, nonNegativeIntegerSchema, positiveIntegerSchema } from './shared-fields.schema';
-import { identifierSchema } from './subject-token';
+import { identifierSchema } from './subject-segment';
 import { taskSourceSchema, type TaskSource } from './task-source.schema';
 import { TASK_DEFERRAL_REASONS, taskFailureReasonSchema, type TaskDeferralReason, type TaskFailureReason } from './task-state';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEvent, type EventEnvelope } from './event-envelope.schema';
 import { nonNegativeIntegerSchema, positiveIntegerSchema } from './shared-fields.schema';
-import { identifierSchema } from './subject-token';
+import { identifierSchema } from './subject-segment';
 import { agentMessageSchema, type AgentMessage } from './unified-message.schema';
 
 /** One unified agent message of a task's timeline. */

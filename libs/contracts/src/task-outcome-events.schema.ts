@@ -8,7 +8,7 @@ import {
   type Actor,
   type TokenUsage,
 } from './shared-fields.schema';
-import { identifierSchema } from './subject-token';
+import { identifierSchema } from './subject-segment';
 import { TASK_TIMEOUT_KINDS, taskFailureReasonSchema, type TaskFailureReason, type TaskTimeoutKind } from './task-state';
 
 // Events that end an attempt or the task, and the cancel request that leads there.

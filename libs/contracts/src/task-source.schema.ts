@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifierSchema } from './subject-token';
+import { identifierSchema } from './subject-segment';
 
 /** Where a task came from; also decides serialization (one active task per agent+issue or chat session). */
 export const TASK_SOURCE_KINDS = ['issue', 'chat', 'autopilot', 'quick_create'] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoTimestampSchema, nonNegativeIntegerSchema, positiveIntegerSchema } from './shared-fields.schema';
-import { identifierSchema } from './subject-token';
+import { identifierSchema } from './subject-segment';
 import type { TaskMessageEvent } from './task-message-event.schema';
 import { TOOL_RESULT_STATUSES, type JsonValue, type ToolResultStatus } from './unified-message.schema';
 

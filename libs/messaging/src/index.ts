@@ -13,7 +13,7 @@ export * from './consuming/dead-letter.publisher';
 export * from './consuming/jetstream.consumer';
 export * from './request-reply/reply.envelope';
 export * from './request-reply/request-reply';
-export * from './nest/messaging.tokens';
+export * from './nest/messaging.injection-keys';
 export * from './nest/messaging.client';
 export * from './nest/messaging.module';
 export * from './core-notices/core-notices';

@@ -7,7 +7,7 @@ export * from './schema/record/foundation.entities';
 export * from './entities/safe-integer.transformer';
 export * from './migrations/migration.list';
 export * from './migrations/migration.runner';
-export * from './nest/persistence.tokens';
+export * from './nest/persistence.injection-keys';
 export * from './nest/persistence.module';
 export * from './embedded/embedded-database';
 export * from './nest/database.platform';

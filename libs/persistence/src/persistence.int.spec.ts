@@ -11,7 +11,7 @@ import { ProcessedCommandEntity } from './schema/record/processed-command.entity
 import { allMigrations } from './migrations/migration.list';
 import { runMigrations } from './migrations/migration.runner';
 import { PersistenceModule } from './nest/persistence.module';
-import { DATA_SOURCE } from './nest/persistence.tokens';
+import { DATA_SOURCE } from './nest/persistence.injection-keys';
 
 interface Database {
   readonly url: string;

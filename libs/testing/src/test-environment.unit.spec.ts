@@ -2,7 +2,7 @@ import { testDatabaseServer, testNatsUrl, uniqueNamespace } from './test-environ
 import { TEST_NATS_URL_KEY } from './test-infrastructure';
 
 describe('test environment', () => {
-  it('gives namespaces that are valid subject tokens and never repeat', () => {
+  it('gives namespaces that are valid subject segments and never repeat', () => {
     const namespaces = Array.from({ length: 200 }, () => uniqueNamespace());
     for (const namespace of namespaces) expect(namespace).toMatch(/^t[0-9a-f]{10}$/);
     expect(new Set(namespaces).size).toBe(namespaces.length);

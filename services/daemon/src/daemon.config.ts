@@ -4,7 +4,7 @@ import { natsServiceConfigSchema } from '@switchyard/service-kit';
 
 const milliseconds = (defaultValue: number) => z.coerce.number().int('must be an integer').positive('must be positive').default(defaultValue);
 
-/** A default daemon id from the host name, as a valid subject token. */
+/** A default daemon id from the host name, as a valid subject segment. */
 export function defaultDaemonId(): string {
   return `daemon-${hostname().toLowerCase().replace(/[^a-z0-9_-]/g, '-')}`;
 }
@@ -12,12 +12,12 @@ export function defaultDaemonId(): string {
 export const daemonConfigSchema = natsServiceConfigSchema(8084).extend({
   DAEMON_ID: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, _ or - (it becomes a subject token)')
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, _ or - (it becomes a subject segment)')
     .default(defaultDaemonId()),
   /** The workspace whose agents may use this daemon's runtimes. */
   DAEMON_WORKSPACE_ID: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, _ or - (it becomes a subject token)')
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, _ or - (it becomes a subject segment)')
     .default('default'),
   /** Task slots across all runtimes of this daemon. */
   DAEMON_MAX_SLOTS: z.coerce.number().int().positive().default(20),

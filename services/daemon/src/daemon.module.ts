@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { prepareStateDirectory, type JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from './daemon.config';
-import { DAEMON_CONFIG, DAEMON_LOGGER } from './daemon.tokens';
+import { DAEMON_CONFIG, DAEMON_LOGGER } from './daemon.injection-keys';
 import { ClaimLoop } from './run-loop/claim-loop';
 import { OrphanRelease } from './run-loop/orphan-release';
 import { SlotTracker } from './runtimes/slot-tracker';

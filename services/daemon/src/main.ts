@@ -1,4 +1,4 @@
 import { bootstrapService } from '@switchyard/service-kit';
-import { daemonService } from './daemon.service';
+import { daemonApp } from './daemon.app';
 
-void bootstrapService(daemonService);
+void bootstrapService(daemonApp);

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { STREAM_CATALOG, createEvent, subjects, uuidv7, type EventType, type PayloadOf, type RuntimeRegisteredPayload, type SwitchyardEvent, type TaskEnqueuedPayload, type TaskState } from '@switchyard/contracts';
 import { connectMessaging, durableConsumerBacklog, publish, type MessagingConnection } from '@switchyard/messaging';
 import { sampleAgentSnapshot, startServiceForTest, testNatsUrl, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
-import { gatewayService } from './gateway.service';
+import { gatewayApp } from './gateway.app';
 import { RUNTIME_VIEW_CONSUMER } from './workspace/runtimes/runtime-view.projector';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response bodies loosely; the schemas are proven by the OpenAPI test
@@ -52,7 +52,7 @@ export class GatewayTestKit {
 
   static async start(env: NodeJS.ProcessEnv = {}): Promise<GatewayTestKit> {
     const bootstrapToken = `sy_${randomBytes(24).toString('base64url')}`;
-    const gateway = await startServiceForTest(gatewayService, { database: true, env: { GATEWAY_BOOTSTRAP_TOKEN: bootstrapToken, ...env } });
+    const gateway = await startServiceForTest(gatewayApp, { database: true, env: { GATEWAY_BOOTSTRAP_TOKEN: bootstrapToken, ...env } });
     const database = new Client({ connectionString: gateway.databaseUrl });
     await database.connect();
     const messaging = await connectMessaging({ url: testNatsUrl(), name: 'gateway-test-kit', namespace: gateway.namespace });

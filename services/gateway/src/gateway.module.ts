@@ -7,7 +7,7 @@ import { BodyMediaTypeGuard } from './edge/http/body-media-type.guard';
 import { LiveModule } from './edge/live/live.module';
 import { AutopilotWebhookModule, REST_MODULES } from './edge/rest/rest.modules';
 import type { GatewayConfig } from './gateway.config';
-import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './gateway.tokens';
+import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './gateway.injection-keys';
 import { WorkspaceModule } from './workspace/workspace.module';
 
 /** The gateway's configuration and logger, visible to all its modules. */

@@ -1,4 +1,4 @@
 import { bootstrapService } from '@switchyard/service-kit';
-import { gatewayService } from './gateway.service';
+import { gatewayApp } from './gateway.app';
 
-void bootstrapService(gatewayService);
+void bootstrapService(gatewayApp);

@@ -1,4 +1,4 @@
 import { bootstrapService } from '@switchyard/service-kit';
-import { queueService } from './queue.service';
+import { queueApp } from './queue.app';
 
-void bootstrapService(queueService);
+void bootstrapService(queueApp);

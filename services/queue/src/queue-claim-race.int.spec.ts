@@ -1,7 +1,7 @@
 import { STREAM_CATALOG, type CommandPayloadOf } from '@switchyard/contracts';
 import { readStream } from '@switchyard/messaging/testing';
 import { startServiceForTest, type ServiceUnderTest } from '@switchyard/testing';
-import { queueService } from './queue.service';
+import { queueApp } from './queue.app';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
 
 const TASKS = 300;
@@ -23,8 +23,8 @@ describe('claim race: 8 claimers, 2 queue replicas, 300 tasks (real NATS + Postg
   let clients: QueueTestClient[] = [];
 
   beforeAll(async () => {
-    first = await startServiceForTest(queueService, { database: true });
-    second = await startServiceForTest(queueService, { database: true, replicaOf: first });
+    first = await startServiceForTest(queueApp, { database: true });
+    second = await startServiceForTest(queueApp, { database: true, replicaOf: first });
     clients = await Promise.all(Array.from({ length: 3 }, () => QueueTestClient.connect(first)));
   });
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { STREAM_CATALOG } from '@switchyard/contracts';
 import { readStream } from '@switchyard/messaging/testing';
 import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
-import { queueService } from './queue.service';
+import { queueApp } from './queue.app';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
 
 const DAEMON = 'daemon-1';
@@ -13,7 +13,7 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
   let client: QueueTestClient;
 
   beforeAll(async () => {
-    queue = await startServiceForTest(queueService, { database: true });
+    queue = await startServiceForTest(queueApp, { database: true });
     client = await QueueTestClient.connect(queue);
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { subjects } from '@switchyard/contracts';
 import { collectNotices } from '@switchyard/messaging/testing';
 import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
-import { queueService } from './queue.service';
+import { queueApp } from './queue.app';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
 
 const BOOTED_AT = '2025-06-01T12:00:00.000Z';
@@ -16,7 +16,7 @@ describe('task.release_orphans: a restarted daemon gives up its previous process
   let client: QueueTestClient;
 
   beforeAll(async () => {
-    queue = await startServiceForTest(queueService, { database: true });
+    queue = await startServiceForTest(queueApp, { database: true });
     client = await QueueTestClient.connect(queue);
   });
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { createEvent, subjects } from '@switchyard/contracts';
 import { publish } from '@switchyard/messaging';
 import { collectNotices } from '@switchyard/messaging/testing';
 import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
-import { queueService } from './queue.service';
+import { queueApp } from './queue.app';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
 
 const DAEMON = 'daemon-sweeper';
@@ -25,7 +25,7 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
   let client: QueueTestClient;
 
   beforeAll(async () => {
-    queue = await startServiceForTest(queueService, {
+    queue = await startServiceForTest(queueApp, {
       database: true,
       env: {
         QUEUE_RUNTIME_OFFLINE_AFTER_MS: String(OFFLINE_AFTER_MS),

@@ -5,7 +5,7 @@ import type { JsonLogger } from '@switchyard/service-kit';
 import { WorkAvailableNudger } from './claim/work-available.nudger';
 import { TaskCommandServer } from './commands/task-command.server';
 import type { QueueConfig } from './queue.config';
-import { QUEUE_CONFIG, QUEUE_LOGGER, TASK_TOKEN_SECRET } from './queue.tokens';
+import { QUEUE_CONFIG, QUEUE_LOGGER, TASK_TOKEN_SECRET } from './queue.injection-keys';
 import { RuntimePresenceConsumer } from './sweeper/runtime-presence.consumer';
 import { TaskSweeper } from './sweeper/task-sweeper';
 

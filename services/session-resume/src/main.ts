@@ -1,4 +1,4 @@
 import { bootstrapService } from '@switchyard/service-kit';
-import { sessionResumeService } from './session-resume.service';
+import { sessionResumeApp } from './session-resume.app';
 
-void bootstrapService(sessionResumeService);
+void bootstrapService(sessionResumeApp);

@@ -2,7 +2,7 @@ import { createEvent, type IssueTaskSource, type SessionResolvePayload } from '@
 import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
 import { T0, T1, T2, T3, T4, events } from './domain/resume.fixtures.spec-helper';
 import { INDEXED_EVENT_STREAMS, indexConsumerName, type IndexedEventType } from './index/resume-index.projector';
-import { sessionResumeService } from './session-resume.service';
+import { sessionResumeApp } from './session-resume.app';
 import { SessionResumeTestBed } from './session-resume.test-bed.spec-helper';
 
 const RUNTIME = 'runtime-1';
@@ -43,7 +43,7 @@ describe('session-resume (real NATS + Postgres)', () => {
   let bed: SessionResumeTestBed;
 
   beforeAll(async () => {
-    service = await startServiceForTest(sessionResumeService, { database: true });
+    service = await startServiceForTest(sessionResumeApp, { database: true });
     bed = await SessionResumeTestBed.connect(service);
   });
   afterAll(async () => {

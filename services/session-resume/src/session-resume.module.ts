@@ -3,7 +3,7 @@ import type { JsonLogger } from '@switchyard/service-kit';
 import { ResumeIndexProjector } from './index/resume-index.projector';
 import { SessionResolveServer } from './resolve/session-resolve.server';
 import type { SessionResumeConfig } from './session-resume.config';
-import { SESSION_RESUME_CONFIG, SESSION_RESUME_LOGGER } from './session-resume.tokens';
+import { SESSION_RESUME_CONFIG, SESSION_RESUME_LOGGER } from './session-resume.injection-keys';
 
 /** The resume index projector and the `session.resolve` responder; the platform (NATS, health, database) comes from serviceRootModule. */
 @Module({})

@@ -1,4 +1,4 @@
 import { bootstrapService } from '@switchyard/service-kit';
-import { transcriptService } from './transcript.service';
+import { transcriptApp } from './transcript.app';
 
-void bootstrapService(transcriptService);
+void bootstrapService(transcriptApp);

@@ -4,7 +4,7 @@ import { createDataSource } from '@switchyard/persistence';
 import { CONFIG_INVALID_EXIT_CODE, ConfigValidationError, createJsonLogger } from '@switchyard/service-kit';
 import { projectorSettings } from './projector/projector-settings';
 import { RebuildRefusedError, rebuildTimeline } from './rebuild/timeline.rebuild';
-import { transcriptService } from './transcript.service';
+import { transcriptApp } from './transcript.app';
 
 /**
  * `npm run transcript:rebuild` (same environment as the transcript service: NATS_URL,
@@ -13,9 +13,9 @@ import { transcriptService } from './transcript.service';
  */
 async function main(): Promise<void> {
   const logger = createJsonLogger({ service: 'transcript-rebuild', level: process.env['LOG_LEVEL'] ?? 'info' });
-  let config: ReturnType<typeof transcriptService.loadConfig>;
+  let config: ReturnType<typeof transcriptApp.loadConfig>;
   try {
-    config = transcriptService.loadConfig(process.env);
+    config = transcriptApp.loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigValidationError) logger.fatal({ event: 'config_invalid', problems: error.problems }, error.message);
     else logger.fatal({ event: 'config_invalid', err: error }, 'configuration could not be loaded');

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { TimelineProjectorRunner } from './projector/timeline-projector.runner';
 import type { TranscriptConfig } from './transcript.config';
-import { TRANSCRIPT_CONFIG, TRANSCRIPT_LOGGER } from './transcript.tokens';
+import { TRANSCRIPT_CONFIG, TRANSCRIPT_LOGGER } from './transcript.injection-keys';
 
 /** The transcript service's own providers; the platform (NATS, health, database) comes from serviceRootModule. */
 @Module({})

@@ -22,7 +22,7 @@ export interface MessagingNamespace {
 }
 
 const namespacePattern = /^[A-Za-z0-9_-]{1,32}$/;
-// Stream and consumer names become subject tokens in the JetStream API.
+// Stream and consumer names become subject segments in the JetStream API.
 const namePattern = /^[A-Za-z0-9_-]+$/;
 
 export function createNamespace(namespace?: string): MessagingNamespace {

@@ -35,7 +35,7 @@ describe('createNamespace', () => {
     expect(() => createNamespace('ns').subject(subject)).toThrow(InvalidDefinitionError);
   });
 
-  it('rejects stream names that cannot be subject tokens', () => {
+  it('rejects stream names that cannot be subject segments', () => {
     expect(() => createNamespace('ns').stream('TASKS.v1')).toThrow(InvalidDefinitionError);
     expect(() => createNamespace('ns').consumer('a*')).toThrow(InvalidDefinitionError);
   });

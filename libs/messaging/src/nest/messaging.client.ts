@@ -5,7 +5,7 @@ import type { ConsumerDefinition, StreamDefinition } from '../provisioning/strea
 import { provisionConsumers, provisionStreams, type ProvisioningResult } from '../provisioning/stream.provisioner';
 import { publish, type PublishOptions, type PublishResult } from '../publishing/jetstream.publisher';
 import { request, type RequestOptions } from '../request-reply/request-reply';
-import { MESSAGING_CONNECTION } from './messaging.tokens';
+import { MESSAGING_CONNECTION } from './messaging.injection-keys';
 
 /**
  * What services inject to publish and request on the shared connection. Consuming and answering

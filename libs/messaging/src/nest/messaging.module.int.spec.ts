@@ -11,7 +11,7 @@ import { connectMessagingTransport } from '../transport/connect-messaging-transp
 import { eventConsumer } from '../transport/handler.declarations';
 import { MessagingClient } from './messaging.client';
 import { MessagingModule } from './messaging.module';
-import { MESSAGING_CONNECTION } from './messaging.tokens';
+import { MESSAGING_CONNECTION } from './messaging.injection-keys';
 
 const namespace = uniqueNamespace();
 const streams: StreamDefinition[] = [{ name: 'TASKS', subjects: ['task.>'], storage: 'memory' }, deadLetterStreamDefinition({ storage: 'memory' })];

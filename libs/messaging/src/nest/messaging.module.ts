@@ -5,7 +5,7 @@ import { provisionConsumers, provisionStreams } from '../provisioning/stream.pro
 import type { EventConsumerTable } from '../transport/handler.declarations';
 import { MessagingTransport } from '../transport/messaging.transport';
 import { MessagingClient } from './messaging.client';
-import { MESSAGING_CONNECTION, MESSAGING_MODULE_OPTIONS } from './messaging.tokens';
+import { MESSAGING_CONNECTION, MESSAGING_MODULE_OPTIONS } from './messaging.injection-keys';
 
 export interface MessagingModuleOptions extends ConnectMessagingOptions {
   /** Provisioned (created or updated, never deleted) before any `onModuleInit` runs. */

@@ -2,7 +2,7 @@ import type { DynamicModule } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { checkDatabaseReady } from '../data-source/database-readiness.check';
 import { PersistenceModule } from './persistence.module';
-import { DATA_SOURCE } from './persistence.tokens';
+import { DATA_SOURCE } from './persistence.injection-keys';
 
 /**
  * The database as a service's platform extension (`defineService({ platform })` of the service

@@ -10,7 +10,7 @@ import {
 import type { DataSource } from 'typeorm';
 import { createDataSource, type DataSourceSettings } from '../data-source/data-source.factory';
 import { checkDatabaseReady } from '../data-source/database-readiness.check';
-import { DATA_SOURCE, PERSISTENCE_OPTIONS } from './persistence.tokens';
+import { DATA_SOURCE, PERSISTENCE_OPTIONS } from './persistence.injection-keys';
 
 export type PersistenceModuleOptions = Omit<DataSourceSettings, 'migrations'>;
 

@@ -126,7 +126,7 @@ export class OutboxFileStore {
   }
 
   private file(taskId: string, suffix: string): string {
-    // Task ids are subject tokens (no separators), so they are safe file names.
+    // Task ids are subject segments (no separators), so they are safe file names.
     return path.join(this.directory, `${taskId}${suffix}`);
   }
 }

@@ -8,7 +8,7 @@ import { prepareRuntimeLaunch } from './runtime-launch.preparer';
 import { MESSAGING_CONNECTION, subscribeNotices, type MessagingConnection, type NoticeSubscription } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from '../daemon.config';
-import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.tokens';
+import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.injection-keys';
 import { TaskMessageOutbox } from '../outbox/task-message.outbox';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 import { RuntimeRegistry } from '../runtimes/runtime-registry';

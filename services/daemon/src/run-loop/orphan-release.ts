@@ -2,7 +2,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleInit }
 import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from '../daemon.config';
-import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.tokens';
+import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.injection-keys';
 import { QueueClient } from './queue.client';
 import { SlotTracker } from '../runtimes/slot-tracker';
 

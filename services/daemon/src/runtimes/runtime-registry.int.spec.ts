@@ -5,7 +5,7 @@ import { STREAM_CATALOG } from '@switchyard/contracts';
 import { connectMessaging, type MessagingConnection } from '@switchyard/messaging';
 import { collectNotices, readStream } from '@switchyard/messaging/testing';
 import { startServiceForTest, testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
-import { daemonService } from '../daemon.service';
+import { daemonApp } from '../daemon.app';
 
 interface RuntimeEvent {
   readonly type: string;
@@ -57,7 +57,7 @@ describe('daemon runtime registry (real NATS)', () => {
   }
 
   it('registers the CLIs it finds, heartbeats them, and says they are offline when it stops', async () => {
-    daemon = await startServiceForTest(daemonService, {
+    daemon = await startServiceForTest(daemonApp, {
       database: false,
       env: { DAEMON_ID: 'daemon-registry-test', DAEMON_PATH: bin, DAEMON_HEARTBEAT_INTERVAL_MS: '100', SWITCHYARD_HOME: bin },
     });
@@ -90,7 +90,7 @@ describe('daemon runtime registry (real NATS)', () => {
         '',
       ].join('\n'),
     );
-    daemon = await startServiceForTest(daemonService, {
+    daemon = await startServiceForTest(daemonApp, {
       database: false,
       env: {
         DAEMON_ID: 'daemon-hang-test',
@@ -136,7 +136,7 @@ describe('daemon runtime registry (real NATS)', () => {
       ].join('\n'),
     );
     await chmod(opencode, 0o755);
-    daemon = await startServiceForTest(daemonService, {
+    daemon = await startServiceForTest(daemonApp, {
       database: false,
       env: { DAEMON_ID: 'daemon-models-test', DAEMON_PATH: bin, SWITCHYARD_HOME: bin, DAEMON_REDETECT_INTERVAL_MS: '100' },
     });
@@ -164,7 +164,7 @@ describe('daemon runtime registry (real NATS)', () => {
         { profileId: 'absent', displayName: 'Absent', protocolFamily: 'acp', commandName: 'not-installed-anywhere' },
       ]),
     );
-    daemon = await startServiceForTest(daemonService, {
+    daemon = await startServiceForTest(daemonApp, {
       database: false,
       env: { DAEMON_ID: 'daemon-profile-test', DAEMON_PATH: bin, SWITCHYARD_HOME: bin, DAEMON_RUNTIME_PROFILES_FILE: profilesFile },
     });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from '../daemon.config';
-import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.tokens';
+import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.injection-keys';
 import { detectRuntimes, type DetectedRuntime, type DetectionReport } from './runtime-detector';
 import { BUILT_IN_RUNTIME_IDENTITIES, type RuntimeIdentity } from './runtime-identities';
 import { identityOfProfile, loadRuntimeProfiles } from './runtime-profiles.loader';

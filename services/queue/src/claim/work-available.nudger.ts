@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { subjects } from '@switchyard/contracts';
 import { MESSAGING_CONNECTION, publishNotice, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
-import { QUEUE_LOGGER } from '../queue.tokens';
+import { QUEUE_LOGGER } from '../queue.injection-keys';
 
 /**
  * Tells the daemons of a runtime that work is waiting (`notify.work_available.<runtimeId>`, core

@@ -12,7 +12,7 @@ import { OutboxRelay } from '@switchyard/event-store';
 import { commandResponder } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import { WorkAvailableNudger } from '../claim/work-available.nudger';
-import { QUEUE_CONFIG, TASK_TOKEN_SECRET } from '../queue.tokens';
+import { QUEUE_CONFIG, TASK_TOKEN_SECRET } from '../queue.injection-keys';
 import type { QueueConfig } from '../queue.config';
 import { runIdempotentCommand } from './run-idempotent-command';
 import { claimReplyStorage } from './claim-reply.storage';

@@ -6,7 +6,7 @@ import { PermanentError, eventConsumer, zodCodec, type ConsumerDefinition } from
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { QueueConfig } from '../queue.config';
-import { QUEUE_CONFIG, QUEUE_LOGGER } from '../queue.tokens';
+import { QUEUE_CONFIG, QUEUE_LOGGER } from '../queue.injection-keys';
 
 export const RUNTIME_PRESENCE_CONSUMER: ConsumerDefinition = {
   stream: STREAM_CATALOG.RUNTIME_EVENTS.name,

@@ -10,7 +10,7 @@ import type { Task } from '../domain/task.state';
 import { commandErrorCodeOf } from '../domain/task-refusal';
 import { runIdempotentCommand } from '../commands/run-idempotent-command';
 import type { QueueConfig } from '../queue.config';
-import { QUEUE_CONFIG, QUEUE_LOGGER } from '../queue.tokens';
+import { QUEUE_CONFIG, QUEUE_LOGGER } from '../queue.injection-keys';
 import { applyThenRetry } from '../retry/enqueue-retry';
 import { findOverdueWork, markSilentRuntimesOffline, type OverdueTask } from './overdue-work.query';
 

@@ -19,7 +19,7 @@ export function resumeKeyOf(task: { agentId: string; source: TaskSource }): Resu
   }
 }
 
-/** The key as one string, the index's lookup column. Ids are subject tokens (no spaces), so `:` cannot collide. */
+/** The key as one string, the index's lookup column. Ids are subject segments (no spaces), so `:` cannot collide. */
 export function resumeKeyText(key: ResumeKey): string {
   return key.kind === 'issue' ? `issue:${key.agentId}:${key.issueId}` : `chat:${key.chatSessionId}`;
 }

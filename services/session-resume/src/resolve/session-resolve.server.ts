@@ -14,7 +14,7 @@ import type { DataSource } from 'typeorm';
 import { decide } from '../domain/resume.decider';
 import { resumeKeyOf, resumeKeyText } from '../domain/resume-key';
 import { findPriorTask } from '../index/resume-index.repository';
-import { SESSION_RESUME_LOGGER } from '../session-resume.tokens';
+import { SESSION_RESUME_LOGGER } from '../session-resume.injection-keys';
 
 /** How long an answer waits for a predecessor's end to reach the index; under the daemon's 2 s ask. */
 const PRIOR_SETTLE_WAIT_MS = 1_500;

@@ -4,7 +4,7 @@ import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DataSource } from 'typeorm';
 import type { TranscriptConfig } from '../transcript.config';
-import { TRANSCRIPT_CONFIG, TRANSCRIPT_LOGGER } from '../transcript.tokens';
+import { TRANSCRIPT_CONFIG, TRANSCRIPT_LOGGER } from '../transcript.injection-keys';
 import { projectorSettings } from './projector-settings';
 import { startTimelineProjector, type RunningTimelineProjector } from './timeline.projector';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { GatewayConfig } from '../../gateway.config';
-import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { GATEWAY_CONFIG } from '../../gateway.injection-keys';
 import { hashApiToken } from '../../workspace/tokens/api-token.codec';
 
 export const DEFAULT_WORKSPACE_ID = 'default';

@@ -1,6 +1,6 @@
 import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { JsonLogger } from '@switchyard/service-kit';
-import { GATEWAY_LOGGER } from '../../gateway.tokens';
+import { GATEWAY_LOGGER } from '../../gateway.injection-keys';
 import { ApiError, type ApiErrorBody, type ApiErrorCode } from '../../workspace/common/api-error';
 
 interface StatusResponse {

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { connectMessaging, type MessagingConnection } from '@switchyard/messaging';
 import { startServiceForTest, testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
-import { gatewayService } from '../../gateway.service';
+import { gatewayApp } from '../../gateway.app';
 import { connectLiveClient, type LiveTestClient } from './live-client.spec-helper';
 
 /** One gateway per live spec file, a database client, a publisher on its namespace, and clients closed after each test. */
@@ -24,7 +24,7 @@ export function useLiveGateway(options: { readonly token: string; readonly taskP
   let taskCounter = 0;
 
   beforeAll(async () => {
-    gateway = await startServiceForTest(gatewayService, { database: true, env: { GATEWAY_BOOTSTRAP_TOKEN: options.token } });
+    gateway = await startServiceForTest(gatewayApp, { database: true, env: { GATEWAY_BOOTSTRAP_TOKEN: options.token } });
     database = new Client({ connectionString: gateway.databaseUrl });
     await database.connect();
     bus = await connectMessaging({ url: testNatsUrl(), name: `${options.taskPrefix}-publisher`, namespace: gateway.namespace });

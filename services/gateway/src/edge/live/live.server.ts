@@ -9,7 +9,7 @@ import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { bearerTokenOf } from '../../workspace/tokens/api-token.codec';
 import { ApiTokenVerifier } from '../auth/api-token.verifier';
-import { GATEWAY_LOGGER } from '../../gateway.tokens';
+import { GATEWAY_LOGGER } from '../../gateway.injection-keys';
 import { LiveConnection, type LiveConnectionDependencies } from './live.connection';
 import { LIVE_CLOSE_CODES } from './live.frames';
 import { sanitizeLiveMessage } from './live-message.sanitizer';

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { createJsonLogger, startService } from '@switchyard/service-kit';
 import { testNatsUrl } from '@switchyard/testing';
 import type { GatewayTestKit } from '../../gateway-test.spec-helper';
-import { gatewayService } from '../../gateway.service';
+import { gatewayApp } from '../../gateway.app';
 import { AutopilotScheduler } from './autopilot.scheduler';
 
 /**
@@ -10,7 +10,7 @@ import { AutopilotScheduler } from './autopilot.scheduler';
  * scheduler and call `tick` with a fixed clock (its own timer is off).
  */
 export async function startSchedulerReplica(kit: GatewayTestKit): Promise<{ scheduler: AutopilotScheduler; app: INestApplication }> {
-  const config = gatewayService.loadConfig({
+  const config = gatewayApp.loadConfig({
     NATS_URL: testNatsUrl(),
     SWITCHYARD_NAMESPACE: kit.gateway.namespace,
     PORT: '0',
@@ -23,7 +23,7 @@ export async function startSchedulerReplica(kit: GatewayTestKit): Promise<{ sche
   const running = await startService({
     service: 'gateway',
     config,
-    createModule: (validated, logger) => gatewayService.createModule(validated, logger),
+    createModule: (validated, logger) => gatewayApp.createModule(validated, logger),
     logger: createJsonLogger({ service: 'gateway', level: 'warn' }),
   });
   return { scheduler: running.app.get(AutopilotScheduler), app: running.app };

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { GatewayConfig } from '../../gateway.config';
-import { GATEWAY_CONFIG, GATEWAY_LOGGER } from '../../gateway.tokens';
+import { GATEWAY_CONFIG, GATEWAY_LOGGER } from '../../gateway.injection-keys';
 import { ApiError } from '../common/api-error';
 import { TasksService } from '../tasks/tasks.service';
 import { TaskTriggersRepository } from '../triggers/task-triggers.repository';
@@ -11,7 +11,7 @@ import { AutopilotsRepository } from './autopilots.repository';
 
 /**
  * The minute in ISO 8601 without seconds (`2030-01-07T09:00Z`): the request id derived from the
- * trigger key must be a NATS subject token, which a `.` (as in `.000Z`) would split.
+ * trigger key must be a NATS subject segment, which a `.` (as in `.000Z`) would split.
  */
 export function scheduleDiscriminator(minute: Date): string {
   return `${minute.toISOString().slice(0, 16)}Z`;

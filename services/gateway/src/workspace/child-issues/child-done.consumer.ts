@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import type { JsonLogger } from '@switchyard/service-kit';
-import { GATEWAY_LOGGER } from '../../gateway.tokens';
+import { GATEWAY_LOGGER } from '../../gateway.injection-keys';
 import { completedTaskOf, taskCompletedConsumer } from '../tasks/task-completed.consumer';
 import { ChildDoneNotifier } from './child-done.notifier';
 

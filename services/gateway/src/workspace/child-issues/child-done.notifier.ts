@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { TaskCompletedPayload } from '@switchyard/contracts';
 import type { JsonLogger } from '@switchyard/service-kit';
-import { GATEWAY_LOGGER } from '../../gateway.tokens';
+import { GATEWAY_LOGGER } from '../../gateway.injection-keys';
 import { ApiError, type ApiErrorCode } from '../common/api-error';
 import { IssuesRepository } from '../issues/issues.repository';
 import { authorOf, IssueTriggerWriter } from '../issues/issue-trigger.writer';

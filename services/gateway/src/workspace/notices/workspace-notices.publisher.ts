@@ -1,7 +1,7 @@
 import { Inject, Injectable, Module } from '@nestjs/common';
 import { MESSAGING_CONNECTION, publishNotice, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
-import { GATEWAY_LOGGER } from '../../gateway.tokens';
+import { GATEWAY_LOGGER } from '../../gateway.injection-keys';
 import { workspaceNoticeSubject, type WorkspaceNotice } from './workspace-notice';
 
 /**

@@ -5,7 +5,7 @@ import { STREAM_CATALOG, parseEvent, subjects, type SwitchyardEvent } from '@swi
 import { PermanentError, eventConsumer, type ConsumerDefinition } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
-import { GATEWAY_LOGGER } from '../../gateway.tokens';
+import { GATEWAY_LOGGER } from '../../gateway.injection-keys';
 import { projectRuntimeEvent, type RuntimeEvent } from './runtime-view.projection';
 
 export const RUNTIME_VIEW_CONSUMER = 'gateway-runtime-view';

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { ProtocolFamily, RuntimeOfflineReason } from '@switchyard/contracts';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { GatewayConfig } from '../../gateway.config';
-import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { GATEWAY_CONFIG } from '../../gateway.injection-keys';
 import { isoOf, isoOrNull } from '../common/api-schemas';
 import type { RuntimeView } from './runtime.schemas';
 

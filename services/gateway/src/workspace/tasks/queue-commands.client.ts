@@ -3,7 +3,7 @@ import { uuidv7, type CommandError, type CommandName, type CommandPayloadOf, typ
 import { MESSAGING_CONNECTION, RequestFailedError, sendCommand, sleep, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { GatewayConfig } from '../../gateway.config';
-import { GATEWAY_CONFIG, GATEWAY_LOGGER } from '../../gateway.tokens';
+import { GATEWAY_CONFIG, GATEWAY_LOGGER } from '../../gateway.injection-keys';
 import { ApiError } from '../common/api-error';
 
 const ATTEMPTS = 2;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createdApiTokenSchema } from '../tokens/api-token.schemas';
 import { timestampSchema } from '../common/api-schemas';
 
-/** Also a NATS subject token and a daemon setting (`DAEMON_WORKSPACE_ID`), hence the narrow alphabet. */
+/** Also a NATS subject segment and a daemon setting (`DAEMON_WORKSPACE_ID`), hence the narrow alphabet. */
 export const workspaceIdSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be 2-63 lowercase letters, digits or -, starting with a letter or digit');

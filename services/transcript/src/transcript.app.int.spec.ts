@@ -3,9 +3,9 @@ import { createEvent, messageIds, subjects } from '@switchyard/contracts';
 import { connectMessaging, publish, type MessagingConnection } from '@switchyard/messaging';
 import { describeServiceBoot, startServiceForTest, testNatsUrl, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
 import { waitFor } from './timeline-test.spec-helper';
-import { transcriptService } from './transcript.service';
+import { transcriptApp } from './transcript.app';
 
-describeServiceBoot(transcriptService, { database: true });
+describeServiceBoot(transcriptApp, { database: true });
 
 describe('transcript service', () => {
   let service: ServiceUnderTest;
@@ -13,7 +13,7 @@ describe('transcript service', () => {
   let database: Client;
 
   beforeAll(async () => {
-    service = await startServiceForTest(transcriptService, { database: true, env: { TRANSCRIPT_BATCH_MAX_WAIT_MS: '10' } });
+    service = await startServiceForTest(transcriptApp, { database: true, env: { TRANSCRIPT_BATCH_MAX_WAIT_MS: '10' } });
     connection = await connectMessaging({ url: testNatsUrl(), name: 'transcript-service-test', namespace: service.namespace });
     database = new Client({ connectionString: service.databaseUrl });
     await database.connect();

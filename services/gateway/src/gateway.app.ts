@@ -4,7 +4,7 @@ import { gatewayConfigSchema } from './gateway.config';
 import { GatewayModule } from './gateway.module';
 import { configureGatewayApp } from './edge/configure-gateway-app';
 
-export const gatewayService = defineService({
+export const gatewayApp = defineService({
   service: 'gateway',
   configSchema: gatewayConfigSchema,
   platform: (config) => [databasePlatform({ url: config.DATABASE_URL, applicationName: 'gateway' })],

@@ -4,7 +4,7 @@ import { resumeIndexConsumers } from './index/resume-index.projector';
 import { sessionResumeConfigSchema } from './session-resume.config';
 import { SessionResumeModule } from './session-resume.module';
 
-export const sessionResumeService = defineService({
+export const sessionResumeApp = defineService({
   service: 'session-resume',
   configSchema: sessionResumeConfigSchema,
   platform: (config) => [databasePlatform({ url: config.DATABASE_URL, applicationName: 'session-resume' })],

@@ -3,7 +3,7 @@ import { defineService } from '@switchyard/service-kit';
 import { transcriptConfigSchema } from './transcript.config';
 import { TranscriptModule } from './transcript.module';
 
-export const transcriptService = defineService({
+export const transcriptApp = defineService({
   service: 'transcript',
   configSchema: transcriptConfigSchema,
   platform: (config) => [databasePlatform({ url: config.DATABASE_URL, applicationName: 'transcript' })],

@@ -1,4 +1,4 @@
-/** Injection token of the initialized TypeORM DataSource. */
+/** Injection key of the initialized TypeORM DataSource. */
 export const DATA_SOURCE = Symbol.for('switchyard.persistence.data-source');
-/** Injection token of the resolved PersistenceModuleOptions. */
+/** Injection key of the resolved PersistenceModuleOptions. */
 export const PERSISTENCE_OPTIONS = Symbol.for('switchyard.persistence.options');

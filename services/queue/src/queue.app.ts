@@ -3,7 +3,7 @@ import { defineService } from '@switchyard/service-kit';
 import { queueConfigSchema } from './queue.config';
 import { QueueModule } from './queue.module';
 
-export const queueService = defineService({
+export const queueApp = defineService({
   service: 'queue',
   configSchema: queueConfigSchema,
   platform: (config) => [databasePlatform({ url: config.DATABASE_URL, applicationName: 'queue' })],

@@ -1,0 +1,4 @@
+import { describeServiceBoot } from '@switchyard/testing';
+import { daemonApp } from './daemon.app';
+
+describeServiceBoot(daemonApp, { database: false });

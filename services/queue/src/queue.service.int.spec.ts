@@ -1,4 +1,0 @@
-import { describeServiceBoot } from '@switchyard/testing';
-import { queueService } from './queue.service';
-
-describeServiceBoot(queueService, { database: true });

@@ -1,0 +1,4 @@
+import { describeServiceBoot } from '@switchyard/testing';
+import { sessionResumeApp } from './session-resume.app';
+
+describeServiceBoot(sessionResumeApp, { database: true });

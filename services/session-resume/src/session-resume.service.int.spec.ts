@@ -1,4 +1,0 @@
-import { describeServiceBoot } from '@switchyard/testing';
-import { sessionResumeService } from './session-resume.service';
-
-describeServiceBoot(sessionResumeService, { database: true });
