@@ -20,174 +20,203 @@ export interface AcpEventTranslatorOptions {
 
 type ChunkKind = 'text' | 'thinking';
 
+type AgentFrame = { id?: JsonRpcId | null; method?: unknown; params?: unknown; result?: unknown; error?: ErrorResponse };
+type ClientFrame = { id?: JsonRpcId | null; method?: unknown; params?: unknown };
+
+/** Per-run state: the client's requests by id, the tool calls opened and closed, the message being streamed, a session/load replay. */
+interface AcpTranslation {
+  readonly context: TranslatorContext;
+  readonly provider: string | undefined;
+  readonly requests: Map<string, { method: string; params: unknown }>;
+  readonly openedTools: Map<string, string>;
+  readonly closedTools: Set<string>;
+  streaming: { kind: ChunkKind; text: string } | undefined;
+  replaying: boolean;
+  replayedUpdates: number;
+  sessionAnnounced: boolean;
+}
+
 /**
  * Translates one ACP conversation (the frames both sides sent, see `AcpTrafficEvent`) into unified
  * messages and run facts. Pure: per-run state is the method of each client request by id, the
  * message being streamed, and which tool calls were opened and closed.
  */
 export function createAcpEventTranslator(context: TranslatorContext, options: AcpEventTranslatorOptions = {}): Translator {
-  const requests = new Map<string, { method: string; params: unknown }>();
-  const openedTools = new Map<string, string>();
-  const closedTools = new Set<string>();
-  let streaming: { kind: ChunkKind; text: string } | undefined;
-  let replaying = false;
-  let replayedUpdates = 0;
-  let sessionAnnounced = false;
-
-  const flush = (): void => {
-    if (!streaming) return;
-    const { kind, text } = streaming;
-    streaming = undefined;
-    if (text !== '') context.emit({ type: kind, text });
+  const translation: AcpTranslation = {
+    context,
+    provider: options.provider,
+    requests: new Map(),
+    openedTools: new Map(),
+    closedTools: new Set(),
+    streaming: undefined,
+    replaying: false,
+    replayedUpdates: 0,
+    sessionAnnounced: false,
   };
+  return (event: unknown) => translateTraffic(translation, event);
+}
 
-  const announceSession = (sessionId: unknown, state: string): void => {
-    if (typeof sessionId !== 'string' || sessionId === '' || sessionAnnounced) return;
-    sessionAnnounced = true;
-    context.reportSessionId(sessionId);
-    context.emit({ type: 'status', sessionId, state });
-  };
+function translateTraffic(translation: AcpTranslation, event: unknown): void {
+  const { context } = translation;
+  const traffic = event as Partial<AcpTrafficEvent>;
+  if (typeof traffic.frame !== 'object' || traffic.frame === null) {
+    context.reportMalformed('not a JSON-RPC frame', JSON.stringify(event)?.slice(0, PREVIEW_CHARACTERS) ?? String(event));
+    return;
+  }
+  if (traffic.from === 'client') return onClientFrame(translation, traffic.frame);
+  if (traffic.from === 'agent') return onAgentFrame(translation, traffic.frame);
+  context.reportMalformed(`acp frame from unknown side ${String(traffic.from)}`, JSON.stringify(event).slice(0, PREVIEW_CHARACTERS));
+}
 
-  const openTool = (tool: ToolCallUpdate): void => {
-    if (openedTools.has(tool.toolCallId)) return;
-    const name = tool.kind ?? 'other';
-    openedTools.set(tool.toolCallId, name);
-    const input: { [key: string]: JsonValue } = { title: tool.title ?? '' };
-    if (tool.rawInput !== undefined) input['rawInput'] = tool.rawInput as JsonValue;
-    if (tool.locations && tool.locations.length > 0) input['locations'] = tool.locations.map((location) => location.path);
-    context.emit({ type: 'tool-use', tool: name, callId: tool.toolCallId, input });
-  };
+/** Emits the message streamed so far, if any. */
+function flush(translation: AcpTranslation): void {
+  if (!translation.streaming) return;
+  const { kind, text } = translation.streaming;
+  translation.streaming = undefined;
+  if (text !== '') translation.context.emit({ type: kind, text });
+}
 
-  const closeTool = (tool: ToolCallUpdate): void => {
-    if (tool.status !== 'completed' && tool.status !== 'failed') return;
-    if (closedTools.has(tool.toolCallId)) return;
-    closedTools.add(tool.toolCallId);
-    context.emit({
-      type: 'tool-result',
-      callId: tool.toolCallId,
-      tool: openedTools.get(tool.toolCallId) ?? tool.kind ?? 'other',
-      output: toolOutput(tool),
-      status: tool.status === 'completed' ? 'ok' : 'error',
+function announceSession(translation: AcpTranslation, sessionId: unknown, state: string): void {
+  if (typeof sessionId !== 'string' || sessionId === '' || translation.sessionAnnounced) return;
+  translation.sessionAnnounced = true;
+  translation.context.reportSessionId(sessionId);
+  translation.context.emit({ type: 'status', sessionId, state });
+}
+
+function openTool(translation: AcpTranslation, tool: ToolCallUpdate): void {
+  if (translation.openedTools.has(tool.toolCallId)) return;
+  const name = tool.kind ?? 'other';
+  translation.openedTools.set(tool.toolCallId, name);
+  const input: { [key: string]: JsonValue } = { title: tool.title ?? '' };
+  if (tool.rawInput !== undefined) input['rawInput'] = tool.rawInput as JsonValue;
+  if (tool.locations && tool.locations.length > 0) input['locations'] = tool.locations.map((location) => location.path);
+  translation.context.emit({ type: 'tool-use', tool: name, callId: tool.toolCallId, input });
+}
+
+function closeTool(translation: AcpTranslation, tool: ToolCallUpdate): void {
+  if (tool.status !== 'completed' && tool.status !== 'failed') return;
+  if (translation.closedTools.has(tool.toolCallId)) return;
+  translation.closedTools.add(tool.toolCallId);
+  translation.context.emit({
+    type: 'tool-result',
+    callId: tool.toolCallId,
+    tool: translation.openedTools.get(tool.toolCallId) ?? tool.kind ?? 'other',
+    output: toolOutput(tool),
+    status: tool.status === 'completed' ? 'ok' : 'error',
+  });
+}
+
+function onChunk(translation: AcpTranslation, kind: ChunkKind, content: ContentBlock): void {
+  if (translation.streaming && translation.streaming.kind !== kind) flush(translation);
+  if (content.type !== 'text') {
+    flush(translation);
+    translation.context.emit({ type: 'log', level: 'info', text: `acp ${kind} chunk of type ${content.type} not shown` });
+    return;
+  }
+  translation.streaming ??= { kind, text: '' };
+  translation.streaming.text += content.text;
+}
+
+function onSessionUpdate(translation: AcpTranslation, params: SessionNotification): void {
+  const { context } = translation;
+  const update = params.update;
+  // History replayed by session/load is the earlier run's timeline, already recorded there.
+  if (translation.replaying) {
+    translation.replayedUpdates += 1;
+    return;
+  }
+  switch (update.sessionUpdate) {
+    case 'agent_message_chunk':
+      return onChunk(translation, 'text', update.content);
+    case 'agent_thought_chunk':
+      return onChunk(translation, 'thinking', update.content);
+    case 'tool_call':
+    case 'tool_call_update':
+      flush(translation);
+      openTool(translation, update);
+      return closeTool(translation, update);
+    case 'plan':
+      flush(translation);
+      context.emit({ type: 'log', level: 'debug', text: `acp plan: ${JSON.stringify(update.entries ?? []).slice(0, PREVIEW_CHARACTERS)}` });
+      return;
+    default:
+      if (QUIET_UPDATES.has(update.sessionUpdate)) return;
+      context.reportMalformed(`unknown acp session update ${update.sessionUpdate}`, JSON.stringify(update).slice(0, PREVIEW_CHARACTERS));
+  }
+}
+
+function onPromptResult(translation: AcpTranslation, result: AcpPromptResponse): void {
+  const { context, provider } = translation;
+  flush(translation);
+  for (const entry of result._meta?.quota?.model_usage ?? []) {
+    context.reportUsage({
+      ...(provider ? { provider } : {}),
+      model: entry.model,
+      inputTokens: entry.token_count?.input_tokens ?? 0,
+      outputTokens: entry.token_count?.output_tokens ?? 0,
     });
-  };
+  }
+  if (result.stopReason === 'end_turn') {
+    context.reportResult({ status: 'completed' });
+    return;
+  }
+  // A cancelled turn is ours (interrupt or cancel): the session reports it, not as a failure.
+  if (result.stopReason === 'cancelled') {
+    context.emit({ type: 'status', state: 'cancelled' });
+    return;
+  }
+  const errorMessage = FAILED_STOP_REASONS[result.stopReason] ?? `the agent stopped: ${result.stopReason}`;
+  context.emit({ type: 'error', code: `acp_${result.stopReason}`, message: errorMessage });
+  context.reportResult({ status: 'failed', errorMessage });
+}
 
-  const onChunk = (kind: ChunkKind, content: ContentBlock): void => {
-    if (streaming && streaming.kind !== kind) flush();
-    if (content.type !== 'text') {
-      flush();
-      context.emit({ type: 'log', level: 'info', text: `acp ${kind} chunk of type ${content.type} not shown` });
-      return;
-    }
-    streaming ??= { kind, text: '' };
-    streaming.text += content.text;
-  };
+function onErrorResponse(translation: AcpTranslation, method: string, error: ErrorResponse): void {
+  const { context } = translation;
+  flush(translation);
+  const errorMessage = `${method} failed: ${describeAcpError(error)}`;
+  if (RESUME_METHODS.has(method)) {
+    translation.replaying = false;
+    context.reportResumeRejected();
+  }
+  context.emit({ type: 'error', code: RESUME_METHODS.has(method) ? 'acp_resume_rejected' : 'acp_request_failed', message: errorMessage });
+  context.reportResult({ status: 'failed', errorMessage });
+}
 
-  const onSessionUpdate = (params: SessionNotification): void => {
-    const update = params.update;
-    // History replayed by session/load is the earlier run's timeline, already recorded there.
-    if (replaying) {
-      replayedUpdates += 1;
-      return;
-    }
-    switch (update.sessionUpdate) {
-      case 'agent_message_chunk':
-        return onChunk('text', update.content);
-      case 'agent_thought_chunk':
-        return onChunk('thinking', update.content);
-      case 'tool_call':
-      case 'tool_call_update':
-        flush();
-        openTool(update);
-        return closeTool(update);
-      case 'plan':
-        flush();
-        context.emit({ type: 'log', level: 'debug', text: `acp plan: ${JSON.stringify(update.entries ?? []).slice(0, PREVIEW_CHARACTERS)}` });
-        return;
-      default:
-        if (QUIET_UPDATES.has(update.sessionUpdate)) return;
-        context.reportMalformed(`unknown acp session update ${update.sessionUpdate}`, JSON.stringify(update).slice(0, PREVIEW_CHARACTERS));
-    }
-  };
+function onAgentFrame(translation: AcpTranslation, frame: AgentFrame): void {
+  if (typeof frame.method === 'string') return onAgentMessage(translation, frame.method, frame);
+  const request = translation.requests.get(String(frame.id));
+  if (!request) {
+    translation.context.reportMalformed('acp response to no known request', JSON.stringify(frame).slice(0, PREVIEW_CHARACTERS));
+    return;
+  }
+  translation.requests.delete(String(frame.id));
+  if (frame.error) return onErrorResponse(translation, request.method, frame.error);
+  if (request.method === 'session/new') return announceSession(translation, (frame.result as { sessionId?: unknown } | null)?.sessionId, 'started');
+  if (RESUME_METHODS.has(request.method)) return announceSession(translation, (request.params as { sessionId?: unknown } | null)?.sessionId, 'resumed');
+  if (request.method === 'session/prompt') return onPromptResult(translation, frame.result as AcpPromptResponse);
+}
 
-  const onPromptResult = (result: AcpPromptResponse): void => {
-    flush();
-    for (const entry of result._meta?.quota?.model_usage ?? []) {
-      context.reportUsage({
-        ...(options.provider ? { provider: options.provider } : {}),
-        model: entry.model,
-        inputTokens: entry.token_count?.input_tokens ?? 0,
-        outputTokens: entry.token_count?.output_tokens ?? 0,
-      });
-    }
-    if (result.stopReason === 'end_turn') {
-      context.reportResult({ status: 'completed' });
-      return;
-    }
-    // A cancelled turn is ours (interrupt or cancel): the session reports it, not as a failure.
-    if (result.stopReason === 'cancelled') {
-      context.emit({ type: 'status', state: 'cancelled' });
-      return;
-    }
-    const errorMessage = FAILED_STOP_REASONS[result.stopReason] ?? `the agent stopped: ${result.stopReason}`;
-    context.emit({ type: 'error', code: `acp_${result.stopReason}`, message: errorMessage });
-    context.reportResult({ status: 'failed', errorMessage });
-  };
+/** A request or notification the agent sent. */
+function onAgentMessage(translation: AcpTranslation, method: string, frame: AgentFrame): void {
+  if (method === 'session/update') return onSessionUpdate(translation, frame.params as SessionNotification);
+  if (method === 'session/request_permission') {
+    flush(translation);
+    // Gemini asks before it announces the call: the request is the first sign of the tool.
+    return openTool(translation, (frame.params as RequestPermissionRequest).toolCall);
+  }
+  translation.context.emit({ type: 'log', level: 'debug', text: `acp agent ${frame.id !== undefined ? 'request' : 'notification'} ${method}` });
+}
 
-  const onErrorResponse = (method: string, error: ErrorResponse): void => {
-    flush();
-    const errorMessage = `${method} failed: ${describeAcpError(error)}`;
-    if (RESUME_METHODS.has(method)) {
-      replaying = false;
-      context.reportResumeRejected();
-    }
-    context.emit({ type: 'error', code: RESUME_METHODS.has(method) ? 'acp_resume_rejected' : 'acp_request_failed', message: errorMessage });
-    context.reportResult({ status: 'failed', errorMessage });
-  };
-
-  const onAgentFrame = (frame: { id?: JsonRpcId | null; method?: unknown; params?: unknown; result?: unknown; error?: ErrorResponse }): void => {
-    if (typeof frame.method === 'string') {
-      if (frame.method === 'session/update') return onSessionUpdate(frame.params as SessionNotification);
-      if (frame.method === 'session/request_permission') {
-        flush();
-        // Gemini asks before it announces the call: the request is the first sign of the tool.
-        return openTool((frame.params as RequestPermissionRequest).toolCall);
-      }
-      context.emit({ type: 'log', level: 'debug', text: `acp agent ${frame.id !== undefined ? 'request' : 'notification'} ${frame.method}` });
-      return;
-    }
-    const request = requests.get(String(frame.id));
-    if (!request) {
-      context.reportMalformed('acp response to no known request', JSON.stringify(frame).slice(0, PREVIEW_CHARACTERS));
-      return;
-    }
-    requests.delete(String(frame.id));
-    if (frame.error) return onErrorResponse(request.method, frame.error);
-    if (request.method === 'session/new') return announceSession((frame.result as { sessionId?: unknown } | null)?.sessionId, 'started');
-    if (RESUME_METHODS.has(request.method)) return announceSession((request.params as { sessionId?: unknown } | null)?.sessionId, 'resumed');
-    if (request.method === 'session/prompt') return onPromptResult(frame.result as AcpPromptResponse);
-  };
-
-  const onClientFrame = (frame: { id?: JsonRpcId | null; method?: unknown; params?: unknown }): void => {
-    if (typeof frame.method !== 'string' || frame.id === undefined || frame.id === null) return;
-    requests.set(String(frame.id), { method: frame.method, params: frame.params });
-    if (RESUME_METHODS.has(frame.method)) replaying = true;
-    if (frame.method === 'session/prompt') {
-      if (replayedUpdates > 0) context.emit({ type: 'log', level: 'debug', text: `acp replayed ${replayedUpdates} earlier update(s) on load` });
-      replaying = false;
-      replayedUpdates = 0;
-    }
-  };
-
-  return (event: unknown) => {
-    const traffic = event as Partial<AcpTrafficEvent>;
-    if (typeof traffic.frame !== 'object' || traffic.frame === null) {
-      context.reportMalformed('not a JSON-RPC frame', JSON.stringify(event)?.slice(0, PREVIEW_CHARACTERS) ?? String(event));
-      return;
-    }
-    if (traffic.from === 'client') return onClientFrame(traffic.frame);
-    if (traffic.from === 'agent') return onAgentFrame(traffic.frame);
-    context.reportMalformed(`acp frame from unknown side ${String(traffic.from)}`, JSON.stringify(event).slice(0, PREVIEW_CHARACTERS));
-  };
+function onClientFrame(translation: AcpTranslation, frame: ClientFrame): void {
+  if (typeof frame.method !== 'string' || frame.id === undefined || frame.id === null) return;
+  translation.requests.set(String(frame.id), { method: frame.method, params: frame.params });
+  if (RESUME_METHODS.has(frame.method)) translation.replaying = true;
+  if (frame.method === 'session/prompt') {
+    const { replayedUpdates } = translation;
+    if (replayedUpdates > 0) translation.context.emit({ type: 'log', level: 'debug', text: `acp replayed ${replayedUpdates} earlier update(s) on load` });
+    translation.replaying = false;
+    translation.replayedUpdates = 0;
+  }
 }
 
 function toolOutput(tool: ToolCallUpdate): string {

@@ -11,6 +11,7 @@ import {
   type RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
 import { createAgentSession, type AgentProcessInput } from '../backend/agent-session';
+import type { TranslatorContext, Translator } from '../backend/translator.types';
 import type { AgentSession, Backend, BackendExecuteOptions } from '../backend/backend.types';
 import { AcpConnectionClosedError, createAcpClientStream } from './acp-client.stream';
 import { createAcpEventTranslator } from './acp-event.translator';
@@ -72,6 +73,38 @@ export function choosePermissionOutcome(params: RequestPermissionRequest, policy
   return { outcome: { outcome: 'cancelled' } };
 }
 
+type AcpSettings = ReturnType<typeof acpSettings>;
+type AcpClient = ReturnType<typeof createAcpClient>;
+
+const acpSettings = (backendOptions: AcpBackendOptions) => ({ ...DEFAULTS, ...backendOptions });
+
+/** What one run learns as it goes: the process, the session id, whether the prompt was answered. */
+interface AcpRunState {
+  processInput: AgentProcessInput | undefined;
+  teeClientMessage: ((message: AnyMessage) => void) | undefined;
+  lastAgentFrameAt: number;
+  activeSessionId: string | undefined;
+  promptSettled: boolean;
+  notePromptSettled: () => void;
+  readonly promptEnded: Promise<void>;
+  /** The agent session, once created. */
+  session: AgentSession | undefined;
+}
+
+/** One run: what it was asked, the SDK connection over the session's frames, and its state. */
+interface AcpRun {
+  readonly settings: AcpSettings;
+  readonly backendOptions: AcpBackendOptions;
+  readonly run: BackendExecuteOptions;
+  readonly prompt: string;
+  readonly frames: ReturnType<typeof createAcpClientStream>;
+  readonly connection: ReturnType<AcpClient['connect']>;
+  readonly state: AcpRunState;
+}
+
+/** What `execute` was asked, with the backend's settings and SDK client. */
+type AcpRunRequest = Pick<AcpRun, 'settings' | 'backendOptions' | 'run' | 'prompt'> & { readonly acpClient: AcpClient };
+
 /**
  * Any agent speaking the Agent Client Protocol on stdio (Gemini CLI `--acp`, Qwen Code `--acp`):
  * initialize, a new session or session/load (session/resume when advertised), one prompt, then
@@ -81,125 +114,158 @@ export function choosePermissionOutcome(params: RequestPermissionRequest, policy
  * `@agentclientprotocol/sdk`) over a `Stream` built from the session's frames (`createAcpClientStream`).
  */
 export function createAcpBackend(backendOptions: AcpBackendOptions): Backend {
-  const settings = { ...DEFAULTS, ...backendOptions };
-  // Requests the agent makes that are not registered here are answered method-not-found by the SDK.
-  const acpClient = client({ name: 'switchyard' })
-    .onRequest(methods.client.session.requestPermission, ({ params }) => choosePermissionOutcome(params, settings.permissionPolicy))
-    // The timeline is built by the translator from the teed frames; the SDK only validates updates.
-    .onNotification(methods.client.session.update, () => undefined);
-
+  const settings = acpSettings(backendOptions);
+  const acpClient = createAcpClient(settings);
   return {
-    async execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
-      if (options.resumeSessionId && backendOptions.beforeResume) await backendOptions.beforeResume({ sessionId: options.resumeSessionId, run: options });
-      let processInput: AgentProcessInput | undefined;
-      let teeClientMessage: ((message: AnyMessage) => void) | undefined;
-      let lastAgentFrameAt = performance.now();
-      let activeSessionId: string | undefined;
-      let promptSettled = false;
-      let notePromptSettled = (): void => undefined;
-      const promptEnded = new Promise<void>((resolve) => (notePromptSettled = resolve));
-
-      const frames = createAcpClientStream({
-        writeLine: (line) => (processInput ? processInput.writeStdin(line) : Promise.reject(new Error('the agent process is not started'))),
-        onMessageSent: (message) => teeClientMessage?.(message),
-      });
-      const connection = acpClient.connect(frames.stream);
-
-      const waitForQuiet = async (): Promise<void> => {
-        // Gemini CLI sends part of the replayed history after the session/load response.
-        const startedAt = performance.now();
-        while (performance.now() - lastAgentFrameAt < settings.resumeQuietMs && performance.now() - startedAt < settings.resumeQuietMaxMs) {
-          await delay(QUIET_POLL_MS);
-        }
-      };
-
-      const cancelTurn = async (): Promise<void> => {
-        if (activeSessionId === undefined || promptSettled) return;
-        await connection.agent.notify(methods.agent.session.cancel, { sessionId: activeSessionId }).catch(() => undefined);
-      };
-
-      const openSession = async (agent: ClientContext): Promise<string> => {
-        const initializeParams: InitializeRequest = {
-          protocolVersion: PROTOCOL_VERSION,
-          clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-          clientInfo: settings.clientInfo ?? { name: 'switchyard', version: '1' },
-        };
-        const initialized = await agent.request(methods.agent.initialize, initializeParams);
-        const sessionParams: NewSessionRequest = { cwd: options.cwd, mcpServers: [] };
-        if (!options.resumeSessionId) return (await agent.request(methods.agent.session.new, sessionParams)).sessionId;
-        const resumeParams = { sessionId: options.resumeSessionId, ...sessionParams };
-        const useResume = settings.resumeMethod ? settings.resumeMethod === 'session/resume' : Boolean(initialized.agentCapabilities?.sessionCapabilities?.resume);
-        if (useResume) await agent.request(methods.agent.session.resume, resumeParams);
-        else await agent.request(methods.agent.session.load, resumeParams);
-        await waitForQuiet();
-        return options.resumeSessionId;
-      };
-
-      const drive = async (agent: ClientContext): Promise<void> => {
-        activeSessionId = await openSession(agent);
-        const prompting = agent.request(methods.agent.session.prompt, { sessionId: activeSessionId, prompt: [{ type: 'text', text: prompt }] });
-        const settle = (): void => {
-          promptSettled = true;
-          notePromptSettled();
-        };
-        prompting.then(settle, settle);
-        const result = await prompting;
-        // The turn was stopped by us (interrupt or cancel): the run ends as cancelled.
-        if (result.stopReason === 'cancelled') await session.cancel();
-      };
-
-      const session = createAgentSession({
-        run: options,
-        adapterArgs: [...backendOptions.adapterArgs, ...(options.model && backendOptions.modelArgs ? backendOptions.modelArgs(options.model) : [])],
-        createTranslator: (context) => {
-          const translate = createAcpEventTranslator(context, backendOptions.provider ? { provider: backendOptions.provider } : {});
-          teeClientMessage = (message) => {
-            try {
-              translate({ from: 'client', frame: message });
-            } catch (error) {
-              context.reportMalformed(`translator failed: ${error instanceof Error ? error.message : String(error)}`, JSON.stringify(message));
-            }
-          };
-          return (frame: unknown) => {
-            lastAgentFrameAt = performance.now();
-            frames.receive(frame);
-            translate({ from: 'agent', frame });
-          };
-        },
-        start: async (input) => {
-          processInput = input;
-          try {
-            await drive(connection.agent);
-          } catch (error) {
-            // The agent answered with an error: the translator saw the response and reported it as the run's result.
-            if (!(error instanceof RequestError)) throw error;
-          }
-        },
-        capabilities: (input) => {
-          processInput = input;
-          return { interrupt: cancelTurn };
-        },
-        endStdinOnResult: true,
-      });
-      void session.result.then((result) => {
-        // Pending requests are rejected with the reason; nothing further is read.
-        connection.close(new AcpConnectionClosedError(`the agent exited (${result.exitSignal ?? `code ${String(result.exitCode)}`})`));
-        frames.end();
-      });
-
-      return {
-        ...session,
-        cancel: async () => {
-          // Let the agent end the turn cleanly (and save its session), then end the process group.
-          if (activeSessionId !== undefined && !promptSettled) {
-            await cancelTurn();
-            await Promise.race([promptEnded, delay(settings.cancelGraceMs)]);
-          }
-          await session.cancel();
-        },
-      };
+    execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
+      return executeAcpRun({ settings, backendOptions, acpClient, prompt, run: options });
     },
   };
+}
+
+function createAcpClient(settings: { readonly permissionPolicy: AcpPermissionPolicy }) {
+  // Requests the agent makes that are not registered here are answered method-not-found by the SDK.
+  return (
+    client({ name: 'switchyard' })
+      .onRequest(methods.client.session.requestPermission, ({ params }) => choosePermissionOutcome(params, settings.permissionPolicy))
+      // The timeline is built by the translator from the teed frames; the SDK only validates updates.
+      .onNotification(methods.client.session.update, () => undefined)
+  );
+}
+
+async function executeAcpRun(input: AcpRunRequest): Promise<AgentSession> {
+  const { run, backendOptions } = input;
+  if (run.resumeSessionId && backendOptions.beforeResume) await backendOptions.beforeResume({ sessionId: run.resumeSessionId, run });
+  const acp = connectAcpRun(input);
+  const session = createAgentSession({
+    run,
+    adapterArgs: [...backendOptions.adapterArgs, ...(run.model && backendOptions.modelArgs ? backendOptions.modelArgs(run.model) : [])],
+    createTranslator: (context) => createTeedTranslator(acp, context),
+    start: (processInput) => startAcpRun(acp, processInput),
+    capabilities: (processInput) => {
+      acp.state.processInput = processInput;
+      return { interrupt: () => cancelTurn(acp) };
+    },
+    endStdinOnResult: true,
+  });
+  acp.state.session = session;
+  void session.result.then((result) => {
+    // Pending requests are rejected with the reason; nothing further is read.
+    acp.connection.close(new AcpConnectionClosedError(`the agent exited (${result.exitSignal ?? `code ${String(result.exitCode)}`})`));
+    acp.frames.end();
+  });
+  return { ...session, cancel: () => cancelAcpRun(acp, session) };
+}
+
+/** The run's state and the SDK connection over a stream of the session's frames. */
+function connectAcpRun(input: AcpRunRequest): AcpRun {
+  const { acpClient, ...asked } = input;
+  let notePromptSettled = (): void => undefined;
+  const promptEnded = new Promise<void>((resolve) => (notePromptSettled = resolve));
+  const state: AcpRunState = {
+    processInput: undefined,
+    teeClientMessage: undefined,
+    lastAgentFrameAt: performance.now(),
+    activeSessionId: undefined,
+    promptSettled: false,
+    notePromptSettled,
+    promptEnded,
+    session: undefined,
+  };
+  const frames = createAcpClientStream({
+    writeLine: (line) => (state.processInput ? state.processInput.writeStdin(line) : Promise.reject(new Error('the agent process is not started'))),
+    onMessageSent: (message) => state.teeClientMessage?.(message),
+  });
+  return { ...asked, frames, connection: acpClient.connect(frames.stream), state };
+}
+
+/** The translator reads both sides: the agent's frames as they arrive, ours as the SDK sends them. */
+function createTeedTranslator(acp: AcpRun, context: TranslatorContext): Translator {
+  const translate = createAcpEventTranslator(context, acp.backendOptions.provider ? { provider: acp.backendOptions.provider } : {});
+  acp.state.teeClientMessage = (message) => {
+    try {
+      translate({ from: 'client', frame: message });
+    } catch (error) {
+      context.reportMalformed(`translator failed: ${error instanceof Error ? error.message : String(error)}`, JSON.stringify(message));
+    }
+  };
+  return (frame: unknown) => {
+    acp.state.lastAgentFrameAt = performance.now();
+    acp.frames.receive(frame);
+    translate({ from: 'agent', frame });
+  };
+}
+
+async function startAcpRun(acp: AcpRun, processInput: AgentProcessInput): Promise<void> {
+  acp.state.processInput = processInput;
+  try {
+    await drive(acp, acp.connection.agent);
+  } catch (error) {
+    // The agent answered with an error: the translator saw the response and reported it as the run's result.
+    if (!(error instanceof RequestError)) throw error;
+  }
+}
+
+async function drive(acp: AcpRun, agent: ClientContext): Promise<void> {
+  const { state } = acp;
+  state.activeSessionId = await openSession(acp, agent);
+  const prompting = agent.request(methods.agent.session.prompt, { sessionId: state.activeSessionId, prompt: [{ type: 'text', text: acp.prompt }] });
+  const settle = (): void => {
+    state.promptSettled = true;
+    state.notePromptSettled();
+  };
+  prompting.then(settle, settle);
+  const result = await prompting;
+  // The turn was stopped by us (interrupt or cancel): the run ends as cancelled.
+  if (result.stopReason === 'cancelled') await sessionOf(acp).cancel();
+}
+
+/** The session is created before the process starts, so the protocol always finds it. */
+function sessionOf(acp: AcpRun): AgentSession {
+  if (!acp.state.session) throw new Error('the acp session is not created yet');
+  return acp.state.session;
+}
+
+async function openSession(acp: AcpRun, agent: ClientContext): Promise<string> {
+  const { settings, run } = acp;
+  const initializeParams: InitializeRequest = {
+    protocolVersion: PROTOCOL_VERSION,
+    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    clientInfo: settings.clientInfo ?? { name: 'switchyard', version: '1' },
+  };
+  const initialized = await agent.request(methods.agent.initialize, initializeParams);
+  const sessionParams: NewSessionRequest = { cwd: run.cwd, mcpServers: [] };
+  if (!run.resumeSessionId) return (await agent.request(methods.agent.session.new, sessionParams)).sessionId;
+  const resumeParams = { sessionId: run.resumeSessionId, ...sessionParams };
+  const useResume = settings.resumeMethod ? settings.resumeMethod === 'session/resume' : Boolean(initialized.agentCapabilities?.sessionCapabilities?.resume);
+  if (useResume) await agent.request(methods.agent.session.resume, resumeParams);
+  else await agent.request(methods.agent.session.load, resumeParams);
+  await waitForQuiet(acp);
+  return run.resumeSessionId;
+}
+
+async function waitForQuiet(acp: AcpRun): Promise<void> {
+  const { settings, state } = acp;
+  // Gemini CLI sends part of the replayed history after the session/load response.
+  const startedAt = performance.now();
+  while (performance.now() - state.lastAgentFrameAt < settings.resumeQuietMs && performance.now() - startedAt < settings.resumeQuietMaxMs) {
+    await delay(QUIET_POLL_MS);
+  }
+}
+
+async function cancelTurn(acp: AcpRun): Promise<void> {
+  const { activeSessionId, promptSettled } = acp.state;
+  if (activeSessionId === undefined || promptSettled) return;
+  await acp.connection.agent.notify(methods.agent.session.cancel, { sessionId: activeSessionId }).catch(() => undefined);
+}
+
+async function cancelAcpRun(acp: AcpRun, session: AgentSession): Promise<void> {
+  // Let the agent end the turn cleanly (and save its session), then end the process group.
+  if (acp.state.activeSessionId !== undefined && !acp.state.promptSettled) {
+    await cancelTurn(acp);
+    await Promise.race([acp.state.promptEnded, delay(acp.settings.cancelGraceMs)]);
+  }
+  await session.cancel();
 }
 
 /**

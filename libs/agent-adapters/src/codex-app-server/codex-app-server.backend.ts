@@ -34,6 +34,24 @@ function answerServerRequest(method: string): unknown {
   throw new JsonRpcRemoteError(method, { code: JSON_RPC_ERROR_CODES.methodNotFound, message: `switchyard does not handle ${method}` });
 }
 
+/** What one run learns as it goes: the process input, the translator's context, the thread and turn ids. */
+interface CodexRunState {
+  input: AgentProcessInput | undefined;
+  context: TranslatorContext | undefined;
+  threadId: string | undefined;
+  turnId: string | undefined;
+}
+
+/** One run: what it was asked, the JSON-RPC connection to the app-server, and its state. */
+interface CodexRun {
+  readonly backendOptions: CodexAppServerBackendOptions;
+  readonly run: BackendExecuteOptions;
+  readonly prompt: string;
+  readonly threadParameters: { readonly cwd: string; readonly approvalPolicy: CodexApprovalPolicy; readonly sandbox: CodexSandboxMode; readonly model?: string };
+  readonly connection: JsonRpcConnection;
+  readonly state: CodexRunState;
+}
+
 /**
  * Codex as a JSON-RPC app-server over stdio, one turn per process: `initialize` → `initialized` →
  * `thread/start` (or `thread/resume`) → `turn/start`; the process exits once `turn/completed`
@@ -46,97 +64,102 @@ export function createCodexAppServerBackend(backendOptions: CodexAppServerBacken
 
   return {
     execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
-      let input: AgentProcessInput | undefined;
-      let context: TranslatorContext | undefined;
-      let threadId: string | undefined;
-      let turnId: string | undefined;
-
-      const connection: JsonRpcConnection = createJsonRpcConnection({
-        // A failed write means the process is gone (or never started): a closed connection, whose
-        // story the exit tells (`cli_not_found`, `cli_exited_nonzero`), not a failure Codex reported.
-        write: (line) =>
-          input
-            ? input.writeStdin(line).catch((error: unknown) => {
-                throw new JsonRpcConnectionClosedError('codex app-server does not read its stdin', { cause: error });
-              })
-            : Promise.reject(new Error('codex app-server is not running yet')),
-        onRequest: answerServerRequest,
-        onNotification: (method, params) => {
-          if (method === 'turn/started') turnId = (params as { turn?: { id?: string } }).turn?.id ?? turnId;
-        },
-      });
-
-      const createTranslator = (translatorContext: TranslatorContext): Translator => {
-        context = translatorContext;
-        const translate = createCodexEventTranslator(translatorContext);
-        return (frame: unknown) => {
-          const serverRequest = isServerRequest(frame);
-          connection.receive(frame);
-          if (serverRequest) return;
-          translate(frame);
-        };
+      const state: CodexRunState = { input: undefined, context: undefined, threadId: undefined, turnId: undefined };
+      const codex: CodexRun = {
+        backendOptions,
+        run: options,
+        prompt,
+        threadParameters: { cwd: options.cwd, approvalPolicy, sandbox, ...(options.model ? { model: options.model } : {}) },
+        connection: connectToAppServer(state),
+        state,
       };
-
-      /** A request the run cannot go on without failed: say why and let the process exit. */
-      const failRun = (error: unknown, method: string): void => {
-        if (error instanceof JsonRpcConnectionClosedError || !context) return; // the exit tells the story
-        // Codex's own words for a refused request; the method is named separately below.
-        const message = error instanceof JsonRpcRemoteError ? describeJsonRpcError(error.error) : error instanceof Error ? error.message : String(error);
-        if (method === 'thread/resume' && isResumeRejection(error)) {
-          context.reportResumeRejected();
-          context.emit({ type: 'error', code: 'codex_resume_rejected', message });
-        } else {
-          context.emit({ type: 'error', code: 'codex_request_failed', message: `${method} failed: ${message}` });
-        }
-        context.reportResult({ status: 'failed', errorMessage: message });
-      };
-
-      const threadParameters = {
-        cwd: options.cwd,
-        approvalPolicy,
-        sandbox,
-        ...(options.model ? { model: options.model } : {}),
-      };
-
-      const start = async (): Promise<void> => {
-        let method = 'initialize';
-        try {
-          await connection.request('initialize', {
-            clientInfo: { name: backendOptions.clientName ?? 'switchyard', title: 'Switchyard', version: backendOptions.clientVersion ?? '0.0.0' },
-          });
-          await connection.notify('initialized');
-          method = options.resumeSessionId ? 'thread/resume' : 'thread/start';
-          const opened = options.resumeSessionId
-            ? await connection.request<CodexThreadResponse>('thread/resume', { threadId: options.resumeSessionId, excludeTurns: true, ...threadParameters })
-            : await connection.request<CodexThreadResponse>('thread/start', threadParameters);
-          threadId = opened.thread.id;
-          method = 'turn/start';
-          const started = await connection.request<CodexTurnResponse>('turn/start', { threadId, input: [{ type: 'text', text: prompt }] });
-          turnId ??= started.turn.id;
-        } catch (error) {
-          failRun(error, method);
-        }
-      };
-
       const session = createAgentSession({
         run: options,
         adapterArgs: ['app-server'],
-        createTranslator,
+        createTranslator: (translatorContext) => createFrameTranslator(codex, translatorContext),
         lineFormat: 'json',
-        start,
+        start: () => startTurn(codex),
         endStdinOnResult: true,
         capabilities: (processInput: AgentProcessInput) => {
-          input = processInput;
-          return {
-            interrupt: async (): Promise<void> => {
-              if (!threadId || !turnId) throw new Error('no Codex turn is running yet');
-              await connection.request('turn/interrupt', { threadId, turnId });
-            },
-          };
+          state.input = processInput;
+          return { interrupt: () => interruptTurn(codex) };
         },
       });
-      void session.result.then((result) => connection.close(`codex app-server exited (${result.exitSignal ?? `code ${String(result.exitCode)}`})`));
+      void session.result.then((result) => codex.connection.close(`codex app-server exited (${result.exitSignal ?? `code ${String(result.exitCode)}`})`));
       return Promise.resolve(session);
     },
   };
+}
+
+function connectToAppServer(state: CodexRunState): JsonRpcConnection {
+  return createJsonRpcConnection({
+    // A failed write means the process is gone (or never started): a closed connection, whose
+    // story the exit tells (`cli_not_found`, `cli_exited_nonzero`), not a failure Codex reported.
+    write: (line) =>
+      state.input
+        ? state.input.writeStdin(line).catch((error: unknown) => {
+            throw new JsonRpcConnectionClosedError('codex app-server does not read its stdin', { cause: error });
+          })
+        : Promise.reject(new Error('codex app-server is not running yet')),
+    onRequest: answerServerRequest,
+    onNotification: (method, params) => {
+      if (method === 'turn/started') state.turnId = (params as { turn?: { id?: string } }).turn?.id ?? state.turnId;
+    },
+  });
+}
+
+/** Every frame goes to the connection; all but Codex's own requests are translated too. */
+function createFrameTranslator(codex: CodexRun, translatorContext: TranslatorContext): Translator {
+  codex.state.context = translatorContext;
+  const translate = createCodexEventTranslator(translatorContext);
+  return (frame: unknown) => {
+    const serverRequest = isServerRequest(frame);
+    codex.connection.receive(frame);
+    if (serverRequest) return;
+    translate(frame);
+  };
+}
+
+/** `initialize`, the thread (started or resumed), then the turn with the prompt. */
+async function startTurn(codex: CodexRun): Promise<void> {
+  const { connection, backendOptions, run, state, threadParameters } = codex;
+  let method = 'initialize';
+  try {
+    await connection.request('initialize', {
+      clientInfo: { name: backendOptions.clientName ?? 'switchyard', title: 'Switchyard', version: backendOptions.clientVersion ?? '0.0.0' },
+    });
+    await connection.notify('initialized');
+    method = run.resumeSessionId ? 'thread/resume' : 'thread/start';
+    const opened = run.resumeSessionId
+      ? await connection.request<CodexThreadResponse>('thread/resume', { threadId: run.resumeSessionId, excludeTurns: true, ...threadParameters })
+      : await connection.request<CodexThreadResponse>('thread/start', threadParameters);
+    const threadId = opened.thread.id;
+    state.threadId = threadId;
+    method = 'turn/start';
+    const started = await connection.request<CodexTurnResponse>('turn/start', { threadId, input: [{ type: 'text', text: codex.prompt }] });
+    state.turnId ??= started.turn.id;
+  } catch (error) {
+    failRun(codex, error, method);
+  }
+}
+
+async function interruptTurn(codex: CodexRun): Promise<void> {
+  const { threadId, turnId } = codex.state;
+  if (!threadId || !turnId) throw new Error('no Codex turn is running yet');
+  await codex.connection.request('turn/interrupt', { threadId, turnId });
+}
+
+/** A request the run cannot go on without failed: say why and let the process exit. */
+function failRun(codex: CodexRun, error: unknown, method: string): void {
+  const { context } = codex.state;
+  if (error instanceof JsonRpcConnectionClosedError || !context) return; // the exit tells the story
+  // Codex's own words for a refused request; the method is named separately below.
+  const message = error instanceof JsonRpcRemoteError ? describeJsonRpcError(error.error) : error instanceof Error ? error.message : String(error);
+  if (method === 'thread/resume' && isResumeRejection(error)) {
+    context.reportResumeRejected();
+    context.emit({ type: 'error', code: 'codex_resume_rejected', message });
+  } else {
+    context.emit({ type: 'error', code: 'codex_request_failed', message: `${method} failed: ${message}` });
+  }
+  context.reportResult({ status: 'failed', errorMessage: message });
 }

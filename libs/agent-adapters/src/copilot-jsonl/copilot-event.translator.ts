@@ -55,127 +55,155 @@ export interface CopilotEventTranslatorOptions {
   readonly provider?: string;
 }
 
+/** Per-run state: tool names by call id, usage totals per provider and model, the session announced, the turn's reasoning, error and abort. */
+interface CopilotTranslation {
+  readonly context: TranslatorContext;
+  readonly options: CopilotEventTranslatorOptions;
+  readonly toolNames: Map<string, string>;
+  readonly usageByModel: Map<string, TokenUsage>;
+  announcedSessionId: string | undefined;
+  reasoningSinceMessage: boolean;
+  lastError: string | undefined;
+  aborted: boolean;
+}
+
 /**
  * Translates Copilot CLI JSONL session events into unified messages and run facts. Pure: per-run
  * state is the tool names by call id, usage totals per provider and model, and whether the run was aborted.
  */
 export function createCopilotEventTranslator(context: TranslatorContext, options: CopilotEventTranslatorOptions = {}): Translator {
-  const toolNames = new Map<string, string>();
-  const usageByModel = new Map<string, TokenUsage>();
-  let announcedSessionId: string | undefined;
-  let reasoningSinceMessage = false;
-  let lastError: string | undefined;
-  let aborted = false;
-
-  const announceSession = (sessionId: string | undefined): void => {
-    if (!sessionId || sessionId === announcedSessionId) return;
-    announcedSessionId = sessionId;
-    context.reportSessionId(sessionId);
-    context.emit({ type: 'status', sessionId, state: 'started' });
+  const translation: CopilotTranslation = {
+    context,
+    options,
+    toolNames: new Map(),
+    usageByModel: new Map(),
+    announcedSessionId: undefined,
+    reasoningSinceMessage: false,
+    lastError: undefined,
+    aborted: false,
   };
+  return (event: unknown) => translateEvent(translation, event);
+}
 
-  const onAssistantMessage = (event: CopilotAssistantMessageEvent): void => {
-    if (event.data.reasoningText && !reasoningSinceMessage) context.emit({ type: 'thinking', text: event.data.reasoningText });
-    reasoningSinceMessage = false;
-    if (event.data.content !== '') context.emit({ type: 'text', text: event.data.content });
-    // Tool requests are announced by `tool.execution_start`, which is when the tool really runs.
-  };
+function translateEvent(translation: CopilotTranslation, event: unknown): void {
+  const { context } = translation;
+  const typed = event as { type?: unknown; data?: unknown };
+  if (typeof typed.type !== 'string') {
+    context.reportMalformed('not a copilot event envelope', JSON.stringify(event).slice(0, 200));
+    return;
+  }
+  announceSession(translation, translation.options.sessionId);
+  switch (typed.type) {
+    case 'session.start':
+    case 'session.resume':
+      return announceSession(translation, (event as CopilotSessionStartEvent).data.sessionId);
+    case 'assistant.message':
+      return onAssistantMessage(translation, event as CopilotAssistantMessageEvent);
+    case 'assistant.reasoning':
+      return onReasoning(translation, event as CopilotReasoningEvent);
+    case 'tool.execution_start':
+      return onToolStart(translation, event as CopilotToolExecutionStartEvent);
+    case 'tool.execution_complete':
+      return onToolComplete(translation, event as CopilotToolExecutionCompleteEvent);
+    case 'assistant.usage':
+      return onUsage(translation, event as CopilotAssistantUsageEvent);
+    case 'session.error':
+      return onSessionError(translation, event as CopilotSessionErrorEvent);
+    case 'abort':
+      return onAbort(translation);
+    case 'session.info':
+    case 'session.warning':
+      return onInfo(translation, typed.type, event as CopilotInfoEvent);
+    case 'result':
+      return onResult(translation, event as CopilotResultEvent);
+    default:
+      if (PROGRESS_EVENTS.has(typed.type)) return;
+      // The schema lists hundreds of event types; an unfamiliar one is surfaced, not failed.
+      context.emit({ type: 'log', level: 'debug', text: `copilot event ${typed.type}` });
+  }
+}
 
-  const onToolStart = (event: CopilotToolExecutionStartEvent): void => {
-    const { toolCallId, toolName } = event.data;
-    toolNames.set(toolCallId, toolName);
-    context.emit({ type: 'tool-use', tool: toolName, callId: toolCallId, input: (event.data.arguments ?? null) as JsonValue });
-  };
+function announceSession(translation: CopilotTranslation, sessionId: string | undefined): void {
+  if (!sessionId || sessionId === translation.announcedSessionId) return;
+  translation.announcedSessionId = sessionId;
+  translation.context.reportSessionId(sessionId);
+  translation.context.emit({ type: 'status', sessionId, state: 'started' });
+}
 
-  const onToolComplete = (event: CopilotToolExecutionCompleteEvent): void => {
-    const { toolCallId, success } = event.data;
-    const tool = toolNames.get(toolCallId);
-    const output = success ? (event.data.result?.content ?? '') : (event.data.error?.message ?? event.data.result?.content ?? '');
-    context.emit({ type: 'tool-result', callId: toolCallId, ...(tool ? { tool } : {}), output, status: success ? 'ok' : 'error' });
-  };
+function onAssistantMessage(translation: CopilotTranslation, event: CopilotAssistantMessageEvent): void {
+  const { context } = translation;
+  if (event.data.reasoningText && !translation.reasoningSinceMessage) context.emit({ type: 'thinking', text: event.data.reasoningText });
+  translation.reasoningSinceMessage = false;
+  if (event.data.content !== '') context.emit({ type: 'text', text: event.data.content });
+  // Tool requests are announced by `tool.execution_start`, which is when the tool really runs.
+}
 
-  const onUsage = (event: CopilotAssistantUsageEvent): void => {
-    // One event per model call; the session keeps the latest total per model, so sum here.
-    const { model } = event.data;
-    const provider = copilotUsageProvider(event.data.modelProvider, options.provider ?? COPILOT_DEFAULT_PROVIDER);
-    const key = `${provider}\u0000${model}`;
-    const previous = usageByModel.get(key);
-    const add = (before: number | undefined, value: number | undefined): number => (before ?? 0) + (value ?? 0);
-    const total: TokenUsage = {
-      provider,
-      model,
-      inputTokens: add(previous?.inputTokens, event.data.inputTokens),
-      outputTokens: add(previous?.outputTokens, event.data.outputTokens),
-      cacheReadTokens: add(previous?.cacheReadTokens, event.data.cacheReadTokens),
-      cacheWriteTokens: add(previous?.cacheWriteTokens, event.data.cacheWriteTokens),
-    };
-    usageByModel.set(key, total);
-    context.reportUsage(total);
-    context.emit({ type: 'usage', ...total });
-  };
+function onReasoning(translation: CopilotTranslation, event: CopilotReasoningEvent): void {
+  translation.reasoningSinceMessage = true;
+  translation.context.emit({ type: 'thinking', text: event.data.content });
+}
 
-  const onSessionError = (event: CopilotSessionErrorEvent): void => {
-    lastError = event.data.message;
-    context.emit({ type: 'error', code: `copilot_${event.data.errorType}`, message: event.data.message });
-  };
+function onToolStart(translation: CopilotTranslation, event: CopilotToolExecutionStartEvent): void {
+  const { toolCallId, toolName } = event.data;
+  translation.toolNames.set(toolCallId, toolName);
+  translation.context.emit({ type: 'tool-use', tool: toolName, callId: toolCallId, input: (event.data.arguments ?? null) as JsonValue });
+}
 
-  const onResult = (event: CopilotResultEvent): void => {
-    announceSession(event.sessionId);
-    if (aborted) {
-      // After SIGINT/SIGTERM the CLI still closes with `exitCode: 0`: an interrupted turn is no
-      // answer. Without a reported result the session reads this as cancelled (or failed).
-      context.emit({ type: 'log', level: 'info', text: 'copilot closed an interrupted run' });
-      return;
-    }
-    // The exit code decides: an error the CLI recovered from (a retried rate limit) still ends in 0.
-    if ((event.exitCode ?? 0) === 0) {
-      context.reportResult({ status: 'completed' });
-      return;
-    }
-    context.reportResult({ status: 'failed', errorMessage: lastError ?? `copilot ended with exit code ${String(event.exitCode)}` });
-  };
+function onToolComplete(translation: CopilotTranslation, event: CopilotToolExecutionCompleteEvent): void {
+  const { toolCallId, success } = event.data;
+  const tool = translation.toolNames.get(toolCallId);
+  const output = success ? (event.data.result?.content ?? '') : (event.data.error?.message ?? event.data.result?.content ?? '');
+  translation.context.emit({ type: 'tool-result', callId: toolCallId, ...(tool ? { tool } : {}), output, status: success ? 'ok' : 'error' });
+}
 
-  return (event: unknown) => {
-    const typed = event as { type?: unknown; data?: unknown };
-    if (typeof typed.type !== 'string') {
-      context.reportMalformed('not a copilot event envelope', JSON.stringify(event).slice(0, 200));
-      return;
-    }
-    announceSession(options.sessionId);
-    switch (typed.type) {
-      case 'session.start':
-      case 'session.resume':
-        return announceSession((event as CopilotSessionStartEvent).data.sessionId);
-      case 'assistant.message':
-        return onAssistantMessage(event as CopilotAssistantMessageEvent);
-      case 'assistant.reasoning':
-        reasoningSinceMessage = true;
-        context.emit({ type: 'thinking', text: (event as CopilotReasoningEvent).data.content });
-        return;
-      case 'tool.execution_start':
-        return onToolStart(event as CopilotToolExecutionStartEvent);
-      case 'tool.execution_complete':
-        return onToolComplete(event as CopilotToolExecutionCompleteEvent);
-      case 'assistant.usage':
-        return onUsage(event as CopilotAssistantUsageEvent);
-      case 'session.error':
-        return onSessionError(event as CopilotSessionErrorEvent);
-      case 'abort':
-        aborted = true;
-        context.emit({ type: 'log', level: 'info', text: 'copilot aborted the turn' });
-        return;
-      case 'session.info':
-      case 'session.warning': {
-        const info = event as CopilotInfoEvent;
-        context.emit({ type: 'log', level: typed.type === 'session.warning' ? 'warn' : 'info', text: `copilot: ${info.data.message ?? ''}` });
-        return;
-      }
-      case 'result':
-        return onResult(event as CopilotResultEvent);
-      default:
-        if (PROGRESS_EVENTS.has(typed.type)) return;
-        // The schema lists hundreds of event types; an unfamiliar one is surfaced, not failed.
-        context.emit({ type: 'log', level: 'debug', text: `copilot event ${typed.type}` });
-    }
+function onUsage(translation: CopilotTranslation, event: CopilotAssistantUsageEvent): void {
+  const { context, usageByModel } = translation;
+  // One event per model call; the session keeps the latest total per model, so sum here.
+  const { model } = event.data;
+  const provider = copilotUsageProvider(event.data.modelProvider, translation.options.provider ?? COPILOT_DEFAULT_PROVIDER);
+  const key = `${provider}\u0000${model}`;
+  const previous = usageByModel.get(key);
+  const add = (before: number | undefined, value: number | undefined): number => (before ?? 0) + (value ?? 0);
+  const total: TokenUsage = {
+    provider,
+    model,
+    inputTokens: add(previous?.inputTokens, event.data.inputTokens),
+    outputTokens: add(previous?.outputTokens, event.data.outputTokens),
+    cacheReadTokens: add(previous?.cacheReadTokens, event.data.cacheReadTokens),
+    cacheWriteTokens: add(previous?.cacheWriteTokens, event.data.cacheWriteTokens),
   };
+  usageByModel.set(key, total);
+  context.reportUsage(total);
+  context.emit({ type: 'usage', ...total });
+}
+
+function onSessionError(translation: CopilotTranslation, event: CopilotSessionErrorEvent): void {
+  translation.lastError = event.data.message;
+  translation.context.emit({ type: 'error', code: `copilot_${event.data.errorType}`, message: event.data.message });
+}
+
+function onAbort(translation: CopilotTranslation): void {
+  translation.aborted = true;
+  translation.context.emit({ type: 'log', level: 'info', text: 'copilot aborted the turn' });
+}
+
+function onInfo(translation: CopilotTranslation, type: 'session.info' | 'session.warning', event: CopilotInfoEvent): void {
+  translation.context.emit({ type: 'log', level: type === 'session.warning' ? 'warn' : 'info', text: `copilot: ${event.data.message ?? ''}` });
+}
+
+function onResult(translation: CopilotTranslation, event: CopilotResultEvent): void {
+  const { context } = translation;
+  announceSession(translation, event.sessionId);
+  if (translation.aborted) {
+    // After SIGINT/SIGTERM the CLI still closes with `exitCode: 0`: an interrupted turn is no
+    // answer. Without a reported result the session reads this as cancelled (or failed).
+    context.emit({ type: 'log', level: 'info', text: 'copilot closed an interrupted run' });
+    return;
+  }
+  // The exit code decides: an error the CLI recovered from (a retried rate limit) still ends in 0.
+  if ((event.exitCode ?? 0) === 0) {
+    context.reportResult({ status: 'completed' });
+    return;
+  }
+  context.reportResult({ status: 'failed', errorMessage: translation.lastError ?? `copilot ended with exit code ${String(event.exitCode)}` });
 }

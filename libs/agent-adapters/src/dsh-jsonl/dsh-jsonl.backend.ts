@@ -35,6 +35,26 @@ function latch(): { readonly promise: Promise<void>; readonly open: () => void }
   return { promise, open };
 }
 
+type Latch = ReturnType<typeof latch>;
+
+/** One request: what it was asked, the latches for DSH's ready and the request's end, and how far it got. */
+interface DshRun {
+  readonly settings: DshBackendOptions & { readonly readyTimeoutMs: number; readonly cancelGraceMs: number };
+  readonly profile: string;
+  readonly run: BackendExecuteOptions;
+  readonly prompt: string;
+  readonly model: DshModelSelection | undefined;
+  readonly requestId: string;
+  readonly ready: Latch;
+  readonly ended: Latch;
+  processInput: AgentProcessInput | undefined;
+  context: TranslatorContext | undefined;
+  executeSent: boolean;
+  requestEnded: boolean;
+  cancelling: boolean;
+  session: AgentSession | undefined;
+}
+
 /**
  * DSH over its versioned JSONL protocol, one request per process: `dsh --profile <p> --stdio`,
  * then one execute frame on stdin; DSH streams frames back and ends with `result`, after which
@@ -56,94 +76,114 @@ export function createDshBackend(backendOptions: DshBackendOptions = {}): Backen
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
-      const requestId = (backendOptions.createRequestId ?? randomUUID)();
-      const ready = latch();
-      const ended = latch();
-      let processInput: AgentProcessInput | undefined;
-      let context: TranslatorContext | undefined;
-      let executeSent = false;
-      let requestEnded = false;
-      let cancelling = false;
-
-      const endRequest = (): void => {
-        requestEnded = true;
-        ended.open();
-      };
-      // A write error means DSH is gone; its exit is reported by the result.
-      const sendCancel = (): void => {
-        if (executeSent && processInput) void processInput.writeStdin(dshLine(buildDshCancelCommand(requestId))).catch(() => undefined);
-      };
-
-      const createTranslator = (translatorContext: TranslatorContext): Translator => {
-        context = translatorContext;
-        const observed: TranslatorContext = {
-          ...translatorContext,
-          reportResult: (result: TranslatorResult) => {
-            endRequest();
-            translatorContext.reportResult(result);
-          },
-        };
-        return createDshEventTranslator(observed, {
-          requestId,
-          ...(options.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}),
-          onReady: ready.open,
-          // Before the translator reports the failure (which closes stdin), so the frame still goes out.
-          onProtocolFailure: sendCancel,
-          onCancelled: () => {
-            endRequest();
-            void session.cancel();
-          },
-        });
-      };
-
-      // Called once `createAgentSession` returned, as are the translator's hooks: `session` is set.
-      const start = async (input: AgentProcessInput): Promise<void> => {
-        processInput = input;
-        if (settings.readyTimeoutMs > 0) {
-          const exited = session.result.then(() => 'exited' as const);
-          const waited = await firstOf<unknown>([ready.promise, ended.promise, exited], settings.readyTimeoutMs);
-          if (waited === 'exited') return;
-          if (waited === 'timeout') {
-            context?.emit({ type: 'log', level: 'warn', text: `dsh sent no ready frame within ${settings.readyTimeoutMs} ms; sending the request anyway` });
-          }
-        }
-        if (requestEnded || cancelling) return;
-        executeSent = true;
-        await input.writeStdin(
-          dshLine(
-            buildDshExecuteCommand({
-              requestId,
-              cwd: options.cwd,
-              prompt,
-              ...(options.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}),
-              ...(model ? { model } : {}),
-              ...(backendOptions.reasoningEffort ? { reasoningEffort: backendOptions.reasoningEffort } : {}),
-              ...(backendOptions.mcpServers ? { mcpServers: backendOptions.mcpServers } : {}),
-            }),
-          ),
-        );
-      };
-
-      const session = createAgentSession({
+      const dsh: DshRun = {
+        settings,
+        profile,
         run: options,
-        adapterArgs: ['--profile', profile, '--stdio'],
-        createTranslator,
-        lineFormat: 'json',
-        start,
-        endStdinOnResult: true,
-      });
-
-      return Promise.resolve({
-        ...session,
-        cancel: async (): Promise<void> => {
-          cancelling = true;
-          if (executeSent && !requestEnded) {
-            sendCancel();
-            await firstOf<unknown>([ended.promise, session.result], settings.cancelGraceMs);
-          }
-          await session.cancel();
-        },
-      });
+        prompt,
+        model,
+        requestId: (backendOptions.createRequestId ?? randomUUID)(),
+        ready: latch(),
+        ended: latch(),
+        processInput: undefined,
+        context: undefined,
+        executeSent: false,
+        requestEnded: false,
+        cancelling: false,
+        session: undefined,
+      };
+      return Promise.resolve(openDshSession(dsh));
     },
   };
+}
+
+function openDshSession(dsh: DshRun): AgentSession {
+  const session = createAgentSession({
+    run: dsh.run,
+    adapterArgs: ['--profile', dsh.profile, '--stdio'],
+    createTranslator: (context) => createObservedTranslator(dsh, context),
+    lineFormat: 'json',
+    start: (input) => startDshRun(dsh, input),
+    endStdinOnResult: true,
+  });
+  dsh.session = session;
+  return { ...session, cancel: () => cancelDshRun(dsh, session) };
+}
+
+/** The session is created before DSH can say anything, so its hooks always find it. */
+function sessionOf(dsh: DshRun): AgentSession {
+  if (!dsh.session) throw new Error('the dsh session is not created yet');
+  return dsh.session;
+}
+
+function endRequest(dsh: DshRun): void {
+  dsh.requestEnded = true;
+  dsh.ended.open();
+}
+
+// A write error means DSH is gone; its exit is reported by the result.
+function sendCancel(dsh: DshRun): void {
+  if (dsh.executeSent && dsh.processInput) void dsh.processInput.writeStdin(dshLine(buildDshCancelCommand(dsh.requestId))).catch(() => undefined);
+}
+
+/** The DSH translator, with the request's end observed on the way to the session. */
+function createObservedTranslator(dsh: DshRun, translatorContext: TranslatorContext): Translator {
+  dsh.context = translatorContext;
+  const observed: TranslatorContext = {
+    ...translatorContext,
+    reportResult: (result: TranslatorResult) => {
+      endRequest(dsh);
+      translatorContext.reportResult(result);
+    },
+  };
+  return createDshEventTranslator(observed, {
+    requestId: dsh.requestId,
+    ...(dsh.run.resumeSessionId ? { resumeSessionId: dsh.run.resumeSessionId } : {}),
+    onReady: dsh.ready.open,
+    // Before the translator reports the failure (which closes stdin), so the frame still goes out.
+    onProtocolFailure: () => sendCancel(dsh),
+    onCancelled: () => {
+      endRequest(dsh);
+      void sessionOf(dsh).cancel();
+    },
+  });
+}
+
+// Called once `createAgentSession` returned, as are the translator's hooks: the session is set.
+async function startDshRun(dsh: DshRun, input: AgentProcessInput): Promise<void> {
+  dsh.processInput = input;
+  const { readyTimeoutMs } = dsh.settings;
+  if (readyTimeoutMs > 0) {
+    const exited = sessionOf(dsh).result.then(() => 'exited' as const);
+    const waited = await firstOf<unknown>([dsh.ready.promise, dsh.ended.promise, exited], readyTimeoutMs);
+    if (waited === 'exited') return;
+    if (waited === 'timeout') {
+      dsh.context?.emit({ type: 'log', level: 'warn', text: `dsh sent no ready frame within ${readyTimeoutMs} ms; sending the request anyway` });
+    }
+  }
+  if (dsh.requestEnded || dsh.cancelling) return;
+  dsh.executeSent = true;
+  await input.writeStdin(dshLine(executeCommandOf(dsh)));
+}
+
+function executeCommandOf(dsh: DshRun): ReturnType<typeof buildDshExecuteCommand> {
+  const { run, settings, model } = dsh;
+  return buildDshExecuteCommand({
+    requestId: dsh.requestId,
+    cwd: run.cwd,
+    prompt: dsh.prompt,
+    ...(run.resumeSessionId ? { resumeSessionId: run.resumeSessionId } : {}),
+    ...(model ? { model } : {}),
+    ...(settings.reasoningEffort ? { reasoningEffort: settings.reasoningEffort } : {}),
+    ...(settings.mcpServers ? { mcpServers: settings.mcpServers } : {}),
+  });
+}
+
+async function cancelDshRun(dsh: DshRun, session: AgentSession): Promise<void> {
+  dsh.cancelling = true;
+  if (dsh.executeSent && !dsh.requestEnded) {
+    sendCancel(dsh);
+    await firstOf<unknown>([dsh.ended.promise, session.result], dsh.settings.cancelGraceMs);
+  }
+  await session.cancel();
 }

@@ -68,93 +68,108 @@ interface PendingRequest {
   reject(error: Error): void;
 }
 
+type IncomingFrame = { id?: JsonRpcId | null; method?: unknown; params?: unknown; result?: unknown; error?: JsonRpcErrorObject };
+
+/** One connection: the requests pending by id, the tail of the write queue, and why it closed. */
+interface ConnectionState {
+  readonly options: JsonRpcConnectionOptions;
+  readonly pending: Map<string, PendingRequest>;
+  readonly resolveClosed: (error: Error) => void;
+  nextId: number;
+  closedWith: Error | undefined;
+  writeTail: Promise<void>;
+}
+
 /**
  * JSON-RPC 2.0 over newline-delimited frames for Codex app-server (ACP uses the official SDK's
  * connection instead, see `acp/acp-client.stream.ts`): requests pending by id, one serialized
  * write queue, incoming requests and notifications dispatched to handlers.
  */
 export function createJsonRpcConnection(options: JsonRpcConnectionOptions): JsonRpcConnection {
-  const pending = new Map<string, PendingRequest>();
-  let nextId = 1;
-  let closedWith: Error | undefined;
   let resolveClosed!: (error: Error) => void;
   const closed = new Promise<Error>((resolve) => (resolveClosed = resolve));
-  let writeTail: Promise<void> = Promise.resolve();
-
-  const send = (frame: JsonRpcFrame): Promise<void> => {
-    if (closedWith) return Promise.reject(closedWith);
-    const line = `${JSON.stringify(frame)}\n`;
-    const written = writeTail.then(() => options.write(line));
-    writeTail = written.catch(() => undefined);
-    options.onFrameSent?.(frame);
-    return written;
-  };
-
-  const answerRequest = async (id: JsonRpcId, method: string, params: unknown): Promise<void> => {
-    const reply = await Promise.resolve()
-      .then(() => {
-        if (!options.onRequest) throw new JsonRpcRemoteError(method, { code: JSON_RPC_ERROR_CODES.methodNotFound, message: `Method not found: ${method}` });
-        return options.onRequest(method, params);
-      })
-      .then(
-        (result): JsonRpcFrame => ({ jsonrpc: '2.0', id, result: result ?? null }),
-        (error: unknown): JsonRpcFrame => ({
-          jsonrpc: '2.0',
-          id,
-          error:
-            error instanceof JsonRpcRemoteError
-              ? error.error
-              : { code: JSON_RPC_ERROR_CODES.internalError, message: error instanceof Error ? error.message : String(error) },
-        }),
-      );
-    if (closedWith) return;
-    await send(reply).catch(() => undefined);
-  };
-
+  const state: ConnectionState = { options, pending: new Map(), resolveClosed, nextId: 1, closedWith: undefined, writeTail: Promise.resolve() };
   return {
-    request<TResult>(method: string, params?: unknown): Promise<TResult> {
-      if (closedWith) return Promise.reject(closedWith);
-      const id = nextId++;
-      const answered = new Promise<unknown>((resolve, reject) => {
-        pending.set(String(id), { method, resolve, reject });
-      });
-      send({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) }).catch((error: unknown) => {
-        const waiting = pending.get(String(id));
-        pending.delete(String(id));
-        waiting?.reject(error instanceof Error ? error : new Error(String(error)));
-      });
-      return answered as Promise<TResult>;
-    },
-
+    request: <TResult>(method: string, params?: unknown): Promise<TResult> => request<TResult>(state, method, params),
     notify(method: string, params?: unknown): Promise<void> {
-      return send({ jsonrpc: '2.0', method, ...(params !== undefined ? { params } : {}) });
+      return send(state, { jsonrpc: '2.0', method, ...(params !== undefined ? { params } : {}) });
     },
-
-    receive(frame: unknown): string | undefined {
-      if (typeof frame !== 'object' || frame === null) return undefined;
-      const message = frame as { id?: JsonRpcId | null; method?: unknown; params?: unknown; result?: unknown; error?: JsonRpcErrorObject };
-      if (typeof message.method === 'string') {
-        if (message.id !== undefined && message.id !== null) void answerRequest(message.id, message.method, message.params);
-        else options.onNotification?.(message.method, message.params);
-        return undefined;
-      }
-      if (message.id === undefined || message.id === null) return undefined;
-      const waiting = pending.get(String(message.id));
-      if (!waiting) return undefined;
-      pending.delete(String(message.id));
-      if (message.error) waiting.reject(new JsonRpcRemoteError(waiting.method, message.error));
-      else waiting.resolve(message.result);
-      return waiting.method;
-    },
-
-    close(reason: string, cause?: unknown): void {
-      if (closedWith) return;
-      closedWith = new JsonRpcConnectionClosedError(reason, cause !== undefined ? { cause } : undefined);
-      for (const waiting of pending.values()) waiting.reject(closedWith);
-      pending.clear();
-      resolveClosed(closedWith);
-    },
-
+    receive: (frame: unknown): string | undefined => receive(state, frame),
+    close: (reason: string, cause?: unknown): void => close(state, reason, cause),
     closed,
   };
+}
+
+/** Queues one frame behind the writes before it. */
+function send(state: ConnectionState, frame: JsonRpcFrame): Promise<void> {
+  if (state.closedWith) return Promise.reject(state.closedWith);
+  const line = `${JSON.stringify(frame)}\n`;
+  const written = state.writeTail.then(() => state.options.write(line));
+  state.writeTail = written.catch(() => undefined);
+  state.options.onFrameSent?.(frame);
+  return written;
+}
+
+function request<TResult>(state: ConnectionState, method: string, params?: unknown): Promise<TResult> {
+  if (state.closedWith) return Promise.reject(state.closedWith);
+  const { pending } = state;
+  const id = state.nextId++;
+  const answered = new Promise<unknown>((resolve, reject) => {
+    pending.set(String(id), { method, resolve, reject });
+  });
+  send(state, { jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) }).catch((error: unknown) => {
+    const waiting = pending.get(String(id));
+    pending.delete(String(id));
+    waiting?.reject(error instanceof Error ? error : new Error(String(error)));
+  });
+  return answered as Promise<TResult>;
+}
+
+function receive(state: ConnectionState, frame: unknown): string | undefined {
+  if (typeof frame !== 'object' || frame === null) return undefined;
+  const message = frame as IncomingFrame;
+  if (typeof message.method === 'string') {
+    if (message.id !== undefined && message.id !== null) void answerRequest(state, message.id, message.method, message.params);
+    else state.options.onNotification?.(message.method, message.params);
+    return undefined;
+  }
+  if (message.id === undefined || message.id === null) return undefined;
+  const waiting = state.pending.get(String(message.id));
+  if (!waiting) return undefined;
+  state.pending.delete(String(message.id));
+  if (message.error) waiting.reject(new JsonRpcRemoteError(waiting.method, message.error));
+  else waiting.resolve(message.result);
+  return waiting.method;
+}
+
+/** Answers a request of the peer with what `onRequest` returns or throws. */
+async function answerRequest(state: ConnectionState, id: JsonRpcId, method: string, params: unknown): Promise<void> {
+  const { options } = state;
+  const reply = await Promise.resolve()
+    .then(() => {
+      if (!options.onRequest) throw new JsonRpcRemoteError(method, { code: JSON_RPC_ERROR_CODES.methodNotFound, message: `Method not found: ${method}` });
+      return options.onRequest(method, params);
+    })
+    .then(
+      (result): JsonRpcFrame => ({ jsonrpc: '2.0', id, result: result ?? null }),
+      (error: unknown): JsonRpcFrame => ({
+        jsonrpc: '2.0',
+        id,
+        error:
+          error instanceof JsonRpcRemoteError
+            ? error.error
+            : { code: JSON_RPC_ERROR_CODES.internalError, message: error instanceof Error ? error.message : String(error) },
+      }),
+    );
+  if (state.closedWith) return;
+  await send(state, reply).catch(() => undefined);
+}
+
+function close(state: ConnectionState, reason: string, cause?: unknown): void {
+  if (state.closedWith) return;
+  const closedWith = new JsonRpcConnectionClosedError(reason, cause !== undefined ? { cause } : undefined);
+  state.closedWith = closedWith;
+  for (const waiting of state.pending.values()) waiting.reject(closedWith);
+  state.pending.clear();
+  state.resolveClosed(closedWith);
 }

@@ -50,6 +50,22 @@ function splitModel(model: string | undefined): Pick<TokenUsage, 'provider' | 'm
   return slash > 0 && slash < model.length - 1 ? { provider: model.slice(0, slash), model: model.slice(slash + 1) } : { model };
 }
 
+/** Per-run state: the usage totals of the run's model, and what the steps so far say about the run's end. */
+interface OpenCodeTranslation {
+  readonly context: TranslatorContext;
+  readonly reasoningReportedApart: boolean | undefined;
+  readonly usageKey: Pick<TokenUsage, 'provider' | 'model'>;
+  readonly totals: UsageTotals;
+  sessionAnnounced: boolean;
+  openStep: boolean;
+  stepProducedSomething: boolean;
+  stepNeedsToolContinuation: boolean;
+  awaitingContinuation: boolean;
+  sawStepFinish: boolean;
+  lastStepVoid: boolean;
+  errorMessage: string | undefined;
+}
+
 /**
  * Translates `run --format json` events (OpenCode, DevEco Code, CodeArts Agent) into unified
  * messages and run facts. A `tool_use` event carries call and outcome at once, so it becomes a
@@ -57,114 +73,130 @@ function splitModel(model: string | undefined): Pick<TokenUsage, 'provider' | 'm
  * into one running total for the run's model.
  */
 export function createOpenCodeEventTranslator(context: TranslatorContext, options: OpenCodeTranslatorOptions = {}): OpenCodeTranslator {
-  const usageKey = splitModel(options.model);
-  const totals: UsageTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  let sessionAnnounced = false;
-  let openStep = false;
-  let stepProducedSomething = false;
-  let stepNeedsToolContinuation = false;
-  let awaitingContinuation = false;
-  let sawStepFinish = false;
-  let lastStepVoid = false;
-  let errorMessage: string | undefined;
-
-  const announceSession = (sessionId: string | undefined): void => {
-    if (!sessionId || sessionAnnounced) return;
-    sessionAnnounced = true;
-    context.reportSessionId(sessionId);
-    context.emit({ type: 'status', sessionId, state: 'started' });
+  const translation: OpenCodeTranslation = {
+    context,
+    reasoningReportedApart: options.reasoningReportedApart,
+    usageKey: splitModel(options.model),
+    totals: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    sessionAnnounced: false,
+    openStep: false,
+    stepProducedSomething: false,
+    stepNeedsToolContinuation: false,
+    awaitingContinuation: false,
+    sawStepFinish: false,
+    lastStepVoid: false,
+    errorMessage: undefined,
   };
+  const translate = (event: unknown): void => translateEvent(translation, event);
+  return Object.assign(translate, { verdict: (): OpenCodeRunVerdict => runVerdict(translation) });
+}
 
-  const addUsage = (tokens: OpenCodeTokens | undefined): boolean => {
-    if (!tokens) return false;
-    const reasoning = options.reasoningReportedApart ? count(tokens.reasoning) : 0;
-    totals.inputTokens += count(tokens.input);
-    totals.outputTokens += count(tokens.output) + reasoning;
-    totals.cacheReadTokens += count(tokens.cache?.read);
-    totals.cacheWriteTokens += count(tokens.cache?.write);
-    context.reportUsage({ ...usageKey, ...totals });
-    return [tokens.input, tokens.output, tokens.reasoning, tokens.total, tokens.cache?.read, tokens.cache?.write].some((value) => count(value) > 0);
-  };
-
-  const onToolUse = (part: OpenCodePart): void => {
-    const callId = part.callID ?? part.id;
-    const tool = part.tool ?? 'unknown';
-    if (!callId || !part.state) {
-      context.reportMalformed('tool_use without callID or state', JSON.stringify(part).slice(0, 200));
+function translateEvent(translation: OpenCodeTranslation, event: unknown): void {
+  const { context } = translation;
+  const typed = event as OpenCodeEvent;
+  announceSession(translation, typed.sessionID ?? typed.part?.sessionID);
+  const part = typed.part ?? {};
+  switch (typed.type) {
+    case 'step_start':
+      return onStepStart(translation);
+    case 'text':
+      if (part.text) {
+        translation.stepProducedSomething = true;
+        context.emit({ type: 'text', text: part.text });
+      }
       return;
-    }
-    stepProducedSomething = true;
-    if (!part.metadata?.providerExecuted) stepNeedsToolContinuation = true;
-    context.emit({ type: 'tool-use', tool, callId, input: (part.state.input ?? null) as JsonValue });
-    const failed = part.state.status === 'error';
-    context.emit({
-      type: 'tool-result',
-      callId,
-      tool,
-      output: failed ? (part.state.error ?? toolOutputText(part.state.output)) : toolOutputText(part.state.output),
-      status: failed ? 'error' : 'ok',
-    });
-  };
+    case 'reasoning':
+      if (part.text) context.emit({ type: 'thinking', text: part.text });
+      return;
+    case 'tool_use':
+      return onToolUse(translation, part);
+    case 'step_finish':
+      return onStepFinish(translation, part);
+    case 'error':
+      return onError(translation, typed);
+    case 'done':
+      return onDone(translation, typed);
+    default:
+      context.reportMalformed(`unknown opencode event type ${String(typed.type)}`, JSON.stringify(event).slice(0, 200));
+  }
+}
 
-  const onStepFinish = (part: OpenCodePart): void => {
-    openStep = false;
-    sawStepFinish = true;
-    awaitingContinuation = part.reason === 'tool-calls' || (part.reason !== undefined && part.reason !== '' && stepNeedsToolContinuation);
-    stepNeedsToolContinuation = false;
-    if (addUsage(part.tokens) || count(part.cost) > 0) stepProducedSomething = true;
-    lastStepVoid = !stepProducedSomething;
-  };
+function runVerdict(translation: OpenCodeTranslation): OpenCodeRunVerdict {
+  if (translation.errorMessage !== undefined) return { finished: false, reason: translation.errorMessage };
+  if (!translation.sawStepFinish) return { finished: false, reason: 'the CLI exited before any step finished' };
+  if (translation.openStep) return { finished: false, reason: 'the CLI exited with a step still open' };
+  if (translation.awaitingContinuation) return { finished: false, reason: 'the CLI exited while its last step still needed another model call' };
+  if (translation.lastStepVoid) return { finished: false, reason: 'the last step produced no text, no tool call and no tokens' };
+  return { finished: true };
+}
 
-  const onError = (event: OpenCodeEvent): void => {
-    const message = describeOpenCodeError(event.error);
-    errorMessage = errorMessage ? `${errorMessage}\n${message}` : message;
-    context.emit({ type: 'error', code: `opencode_${event.error?.name ?? 'error'}`, message });
-    context.reportResult({ status: 'failed', errorMessage });
-  };
+function announceSession(translation: OpenCodeTranslation, sessionId: string | undefined): void {
+  if (!sessionId || translation.sessionAnnounced) return;
+  translation.sessionAnnounced = true;
+  translation.context.reportSessionId(sessionId);
+  translation.context.emit({ type: 'status', sessionId, state: 'started' });
+}
 
-  const translate = (event: unknown): void => {
-    const typed = event as OpenCodeEvent;
-    announceSession(typed.sessionID ?? typed.part?.sessionID);
-    const part = typed.part ?? {};
-    switch (typed.type) {
-      case 'step_start':
-        openStep = true;
-        stepProducedSomething = false;
-        stepNeedsToolContinuation = false;
-        awaitingContinuation = false;
-        return;
-      case 'text':
-        if (part.text) {
-          stepProducedSomething = true;
-          context.emit({ type: 'text', text: part.text });
-        }
-        return;
-      case 'reasoning':
-        if (part.text) context.emit({ type: 'thinking', text: part.text });
-        return;
-      case 'tool_use':
-        return onToolUse(part);
-      case 'step_finish':
-        return onStepFinish(part);
-      case 'error':
-        return onError(typed);
-      case 'done':
-        for (const permission of typed.rejected ?? []) context.emit({ type: 'log', level: 'warn', text: `opencode rejected a permission request: ${permission}` });
-        if (errorMessage === undefined) context.reportResult({ status: 'completed' });
-        return;
-      default:
-        context.reportMalformed(`unknown opencode event type ${String(typed.type)}`, JSON.stringify(event).slice(0, 200));
-    }
-  };
+/** Adds a step's tokens to the run's total and reports it; true when the step used any. */
+function addUsage(translation: OpenCodeTranslation, tokens: OpenCodeTokens | undefined): boolean {
+  if (!tokens) return false;
+  const { totals } = translation;
+  const reasoning = translation.reasoningReportedApart ? count(tokens.reasoning) : 0;
+  totals.inputTokens += count(tokens.input);
+  totals.outputTokens += count(tokens.output) + reasoning;
+  totals.cacheReadTokens += count(tokens.cache?.read);
+  totals.cacheWriteTokens += count(tokens.cache?.write);
+  translation.context.reportUsage({ ...translation.usageKey, ...totals });
+  return [tokens.input, tokens.output, tokens.reasoning, tokens.total, tokens.cache?.read, tokens.cache?.write].some((value) => count(value) > 0);
+}
 
-  const verdict = (): OpenCodeRunVerdict => {
-    if (errorMessage !== undefined) return { finished: false, reason: errorMessage };
-    if (!sawStepFinish) return { finished: false, reason: 'the CLI exited before any step finished' };
-    if (openStep) return { finished: false, reason: 'the CLI exited with a step still open' };
-    if (awaitingContinuation) return { finished: false, reason: 'the CLI exited while its last step still needed another model call' };
-    if (lastStepVoid) return { finished: false, reason: 'the last step produced no text, no tool call and no tokens' };
-    return { finished: true };
-  };
+function onStepStart(translation: OpenCodeTranslation): void {
+  translation.openStep = true;
+  translation.stepProducedSomething = false;
+  translation.stepNeedsToolContinuation = false;
+  translation.awaitingContinuation = false;
+}
 
-  return Object.assign(translate, { verdict });
+function onToolUse(translation: OpenCodeTranslation, part: OpenCodePart): void {
+  const { context } = translation;
+  const callId = part.callID ?? part.id;
+  const tool = part.tool ?? 'unknown';
+  if (!callId || !part.state) {
+    context.reportMalformed('tool_use without callID or state', JSON.stringify(part).slice(0, 200));
+    return;
+  }
+  translation.stepProducedSomething = true;
+  if (!part.metadata?.providerExecuted) translation.stepNeedsToolContinuation = true;
+  context.emit({ type: 'tool-use', tool, callId, input: (part.state.input ?? null) as JsonValue });
+  const failed = part.state.status === 'error';
+  context.emit({
+    type: 'tool-result',
+    callId,
+    tool,
+    output: failed ? (part.state.error ?? toolOutputText(part.state.output)) : toolOutputText(part.state.output),
+    status: failed ? 'error' : 'ok',
+  });
+}
+
+function onStepFinish(translation: OpenCodeTranslation, part: OpenCodePart): void {
+  translation.openStep = false;
+  translation.sawStepFinish = true;
+  translation.awaitingContinuation = part.reason === 'tool-calls' || (part.reason !== undefined && part.reason !== '' && translation.stepNeedsToolContinuation);
+  translation.stepNeedsToolContinuation = false;
+  if (addUsage(translation, part.tokens) || count(part.cost) > 0) translation.stepProducedSomething = true;
+  translation.lastStepVoid = !translation.stepProducedSomething;
+}
+
+function onError(translation: OpenCodeTranslation, event: OpenCodeEvent): void {
+  const message = describeOpenCodeError(event.error);
+  const errorMessage = translation.errorMessage ? `${translation.errorMessage}\n${message}` : message;
+  translation.errorMessage = errorMessage;
+  translation.context.emit({ type: 'error', code: `opencode_${event.error?.name ?? 'error'}`, message });
+  translation.context.reportResult({ status: 'failed', errorMessage });
+}
+
+function onDone(translation: OpenCodeTranslation, event: OpenCodeEvent): void {
+  const { context } = translation;
+  for (const permission of event.rejected ?? []) context.emit({ type: 'log', level: 'warn', text: `opencode rejected a permission request: ${permission}` });
+  if (translation.errorMessage === undefined) context.reportResult({ status: 'completed' });
 }

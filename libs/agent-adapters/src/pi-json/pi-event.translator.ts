@@ -30,6 +30,16 @@ export interface PiEventTranslatorOptions {
 const isAssistant = (message: PiMessage | undefined): message is PiAssistantMessage => message?.role === 'assistant';
 const isSessionPath = (value: string): boolean => value.includes('/') || value.includes('\\') || value.endsWith('.jsonl');
 
+/** Per-run state: the dialect, the usage summed per model, whether the session was announced, the latest assistant message. */
+interface PiTranslation {
+  readonly context: TranslatorContext;
+  readonly dialect: PiDialect;
+  readonly resumeSessionId: string | undefined;
+  readonly usageByModel: Map<string, TokenUsage>;
+  sessionAnnounced: boolean;
+  lastAssistant: PiAssistantMessage | undefined;
+}
+
 /**
  * Translates Pi / omp `--mode json` events into unified messages and run facts. Whole texts come from
  * `message_end` (the `message_update` token deltas are skipped), tool calls from the tool execution
@@ -38,173 +48,186 @@ const isSessionPath = (value: string): boolean => value.includes('/') || value.i
  * `agent_end` at once, by Pi only through its exit (it may still retry), see pi-json.backend.ts.
  */
 export function createPiEventTranslator(context: TranslatorContext, options: PiEventTranslatorOptions = {}): Translator {
-  const dialect: PiDialect = piDialect(options.dialect);
-  const usageByModel = new Map<string, TokenUsage>();
-  let sessionAnnounced = false;
-  let lastAssistant: PiAssistantMessage | undefined;
+  const translation: PiTranslation = {
+    context,
+    dialect: piDialect(options.dialect),
+    resumeSessionId: options.resumeSessionId,
+    usageByModel: new Map(),
+    sessionAnnounced: false,
+    lastAssistant: undefined,
+  };
+  return (event: unknown) => translateEvent(translation, event);
+}
 
-  const log = (level: LogLevel, text: string): void => context.emit({ type: 'log', level, text });
+const log = (translation: PiTranslation, level: LogLevel, text: string): void => translation.context.emit({ type: 'log', level, text });
+const previewOf = (value: unknown): string => JSON.stringify(value).slice(0, PREVIEW_CHARACTERS);
 
-  const onSessionHeader = (header: PiSessionHeader): void => {
-    if (sessionAnnounced || typeof header.id !== 'string' || header.id === '') return;
-    sessionAnnounced = true;
-    const asked = options.resumeSessionId;
-    // Pi matches an id by prefix; a header that does not carry it means another session was opened.
-    if (asked !== undefined && !isSessionPath(asked) && !header.id.startsWith(asked)) {
-      context.reportResumeRejected();
-      log('warn', `${dialect.id} opened session ${header.id} instead of ${asked}`);
+function translateEvent(translation: PiTranslation, event: unknown): void {
+  const { dialect } = translation;
+  const typed = event as { type?: unknown } | null;
+  const type = typeof typed?.type === 'string' ? typed.type : undefined;
+  if (type !== undefined && dialect.quietEvents.has(type)) return;
+  switch (type) {
+    case 'session':
+      return onSessionHeader(translation, event as PiSessionHeader);
+    case 'message_end':
+      return onMessageEnd(translation, event as PiMessageEndEvent);
+    case 'tool_execution_start':
+      return onToolStart(translation, event as PiToolExecutionStartEvent);
+    case 'tool_execution_end':
+      return onToolEnd(translation, event as PiToolExecutionEndEvent);
+    case 'agent_end':
+      return onAgentEnd(translation, event as PiAgentEndEvent);
+    case 'auto_retry_start':
+      return onRetryStart(translation, event as PiAutoRetryStartEvent);
+    case 'auto_retry_end':
+      return onRetryEnd(translation, event as PiAutoRetryEndEvent);
+    case 'compaction_start':
+    case 'auto_compaction_start':
+      return log(translation, 'info', `${dialect.id} is compacting the context`);
+    case 'compaction_end':
+    case 'auto_compaction_end':
+      return onCompactionEnd(translation, event as PiCompactionEndEvent);
+    case 'error':
+      return onError(translation, event as PiErrorEvent);
+    case 'notice':
+      if (dialect.id === 'omp') return onNotice(translation, event as PiNoticeEvent);
+      break;
+    case 'retry_fallback_applied':
+    case 'retry_fallback_succeeded':
+    case 'ttsr_triggered':
+      if (dialect.id === 'omp') return log(translation, 'info', `${dialect.id} ${type}: ${previewOf(event)}`);
+      break;
+    default:
+      break;
+  }
+  translation.context.reportMalformed(`unknown ${dialect.id} event type ${String(type)}`, previewOf(event));
+}
+
+function onSessionHeader(translation: PiTranslation, header: PiSessionHeader): void {
+  const { context, dialect } = translation;
+  if (translation.sessionAnnounced || typeof header.id !== 'string' || header.id === '') return;
+  translation.sessionAnnounced = true;
+  const asked = translation.resumeSessionId;
+  // Pi matches an id by prefix; a header that does not carry it means another session was opened.
+  if (asked !== undefined && !isSessionPath(asked) && !header.id.startsWith(asked)) {
+    context.reportResumeRejected();
+    log(translation, 'warn', `${dialect.id} opened session ${header.id} instead of ${asked}`);
+  }
+  context.reportSessionId(header.id);
+  context.emit({ type: 'status', sessionId: header.id, state: 'started' });
+}
+
+function addUsage(translation: PiTranslation, message: PiAssistantMessage): void {
+  const usage = message.usage;
+  const model = message.model;
+  if (!usage || !model) return;
+  const input = usage.input ?? 0;
+  const output = usage.output ?? 0;
+  const cacheRead = usage.cacheRead ?? 0;
+  const cacheWrite = usage.cacheWrite ?? 0;
+  if (input + output + cacheRead + cacheWrite === 0) return;
+  const key = `${message.provider ?? ''}\u0000${model}`;
+  const previous = translation.usageByModel.get(key);
+  const total: TokenUsage = {
+    ...(message.provider ? { provider: message.provider } : {}),
+    model,
+    inputTokens: (previous?.inputTokens ?? 0) + input,
+    outputTokens: (previous?.outputTokens ?? 0) + output,
+    cacheReadTokens: (previous?.cacheReadTokens ?? 0) + cacheRead,
+    cacheWriteTokens: (previous?.cacheWriteTokens ?? 0) + cacheWrite,
+  };
+  translation.usageByModel.set(key, total);
+  translation.context.reportUsage(total);
+  translation.context.emit({ type: 'usage', ...total });
+}
+
+function onAssistantEnd(translation: PiTranslation, message: PiAssistantMessage): void {
+  const { context, dialect } = translation;
+  translation.lastAssistant = message;
+  for (const block of message.content) {
+    if (block.type === 'text') {
+      const text = (block as PiTextContent).text;
+      if (text.trim() !== '') context.emit({ type: 'text', text });
+    } else if (block.type === 'thinking') {
+      const thinking = block as PiThinkingContent;
+      if (!thinking.redacted && thinking.thinking.trim() !== '') context.emit({ type: 'thinking', text: thinking.thinking });
+    } else if (block.type !== 'toolCall') {
+      // Tool calls become `tool-use` when they run (tool_execution_start).
+      context.reportMalformed(`unknown ${dialect.id} assistant content ${block.type}`, previewOf(block));
     }
-    context.reportSessionId(header.id);
-    context.emit({ type: 'status', sessionId: header.id, state: 'started' });
-  };
+  }
+  addUsage(translation, message);
+  const stopReason = message.stopReason ?? 'stop';
+  if (FAILED_STOP_REASONS.has(stopReason)) {
+    context.emit({ type: 'error', code: `${dialect.id}_${stopReason}`, message: message.errorMessage ?? `the model call ended with ${stopReason}` });
+  }
+}
 
-  const addUsage = (message: PiAssistantMessage): void => {
-    const usage = message.usage;
-    const model = message.model;
-    if (!usage || !model) return;
-    const input = usage.input ?? 0;
-    const output = usage.output ?? 0;
-    const cacheRead = usage.cacheRead ?? 0;
-    const cacheWrite = usage.cacheWrite ?? 0;
-    if (input + output + cacheRead + cacheWrite === 0) return;
-    const key = `${message.provider ?? ''}\u0000${model}`;
-    const previous = usageByModel.get(key);
-    const total: TokenUsage = {
-      ...(message.provider ? { provider: message.provider } : {}),
-      model,
-      inputTokens: (previous?.inputTokens ?? 0) + input,
-      outputTokens: (previous?.outputTokens ?? 0) + output,
-      cacheReadTokens: (previous?.cacheReadTokens ?? 0) + cacheRead,
-      cacheWriteTokens: (previous?.cacheWriteTokens ?? 0) + cacheWrite,
-    };
-    usageByModel.set(key, total);
-    context.reportUsage(total);
-    context.emit({ type: 'usage', ...total });
-  };
+function onMessageEnd(translation: PiTranslation, event: PiMessageEndEvent): void {
+  const message = event.message;
+  if (isAssistant(message)) return onAssistantEnd(translation, message);
+  // user: our own prompt; toolResult: already reported by tool_execution_end.
+  if (message.role === 'user' || message.role === 'toolResult') return;
+  log(translation, 'debug', `${translation.dialect.id} ${message.role} message`);
+}
 
-  const onAssistantEnd = (message: PiAssistantMessage): void => {
-    lastAssistant = message;
-    for (const block of message.content) {
-      if (block.type === 'text') {
-        const text = (block as PiTextContent).text;
-        if (text.trim() !== '') context.emit({ type: 'text', text });
-      } else if (block.type === 'thinking') {
-        const thinking = block as PiThinkingContent;
-        if (!thinking.redacted && thinking.thinking.trim() !== '') context.emit({ type: 'thinking', text: thinking.thinking });
-      } else if (block.type !== 'toolCall') {
-        // Tool calls become `tool-use` when they run (tool_execution_start).
-        context.reportMalformed(`unknown ${dialect.id} assistant content ${block.type}`, JSON.stringify(block).slice(0, PREVIEW_CHARACTERS));
-      }
-    }
-    addUsage(message);
-    const stopReason = message.stopReason ?? 'stop';
-    if (FAILED_STOP_REASONS.has(stopReason)) {
-      context.emit({ type: 'error', code: `${dialect.id}_${stopReason}`, message: message.errorMessage ?? `the model call ended with ${stopReason}` });
-    }
-  };
+function onToolStart(translation: PiTranslation, event: PiToolExecutionStartEvent): void {
+  translation.context.emit({ type: 'tool-use', tool: event.toolName, callId: event.toolCallId, input: (event.args ?? null) as JsonValue });
+}
 
-  const onMessageEnd = (event: PiMessageEndEvent): void => {
-    const message = event.message;
-    if (isAssistant(message)) return onAssistantEnd(message);
-    // user: our own prompt; toolResult: already reported by tool_execution_end.
-    if (message.role === 'user' || message.role === 'toolResult') return;
-    log('debug', `${dialect.id} ${message.role} message`);
-  };
+function onToolEnd(translation: PiTranslation, event: PiToolExecutionEndEvent): void {
+  translation.context.emit({
+    type: 'tool-result',
+    callId: event.toolCallId,
+    tool: event.toolName,
+    output: toolResultText(event.result),
+    status: event.isError ? 'error' : 'ok',
+  });
+}
 
-  const onToolStart = (event: PiToolExecutionStartEvent): void => {
-    context.emit({ type: 'tool-use', tool: event.toolName, callId: event.toolCallId, input: (event.args ?? null) as JsonValue });
-  };
+function onAgentEnd(translation: PiTranslation, event: PiAgentEndEvent): void {
+  const { context, dialect } = translation;
+  // omp: a non-terminal end is followed by more work of the same run (retry, compaction, queue).
+  if (event.isTerminal === false) return;
+  const final = [...(event.messages ?? [])].reverse().find(isAssistant) ?? translation.lastAssistant;
+  const stopReason = final?.stopReason ?? 'stop';
+  if (!FAILED_STOP_REASONS.has(stopReason)) {
+    const output = final ? textOf(final) : '';
+    context.reportResult({ status: 'completed', ...(output !== '' ? { output } : {}) });
+    return;
+  }
+  // Pi prints this end before it decides to retry; only omp says the end is final.
+  if (event.isTerminal === true) {
+    context.reportResult({ status: 'failed', errorMessage: final?.errorMessage ?? `${dialect.id} ended with ${stopReason}` });
+  }
+}
 
-  const onToolEnd = (event: PiToolExecutionEndEvent): void => {
-    context.emit({
-      type: 'tool-result',
-      callId: event.toolCallId,
-      tool: event.toolName,
-      output: toolResultText(event.result),
-      status: event.isError ? 'error' : 'ok',
-    });
-  };
+function onRetryStart(translation: PiTranslation, event: PiAutoRetryStartEvent): void {
+  const { id } = translation.dialect;
+  log(translation, 'warn', `${id} retries the model call (attempt ${event.attempt} of ${event.maxAttempts}, in ${event.delayMs} ms): ${event.errorMessage}`);
+}
 
-  const onAgentEnd = (event: PiAgentEndEvent): void => {
-    // omp: a non-terminal end is followed by more work of the same run (retry, compaction, queue).
-    if (event.isTerminal === false) return;
-    const final = [...(event.messages ?? [])].reverse().find(isAssistant) ?? lastAssistant;
-    const stopReason = final?.stopReason ?? 'stop';
-    if (!FAILED_STOP_REASONS.has(stopReason)) {
-      const output = final ? textOf(final) : '';
-      context.reportResult({ status: 'completed', ...(output !== '' ? { output } : {}) });
-      return;
-    }
-    // Pi prints this end before it decides to retry; only omp says the end is final.
-    if (event.isTerminal === true) {
-      context.reportResult({ status: 'failed', errorMessage: final?.errorMessage ?? `${dialect.id} ended with ${stopReason}` });
-    }
-  };
+function onRetryEnd(translation: PiTranslation, event: PiAutoRetryEndEvent): void {
+  const { id } = translation.dialect;
+  if (event.success) log(translation, 'info', `${id} model call succeeded on retry ${event.attempt}`);
+  else log(translation, 'warn', `${id} gave up retrying after attempt ${event.attempt}: ${event.finalError ?? 'unknown error'}`);
+}
 
-  const onRetryStart = (event: PiAutoRetryStartEvent): void => {
-    log('warn', `${dialect.id} retries the model call (attempt ${event.attempt} of ${event.maxAttempts}, in ${event.delayMs} ms): ${event.errorMessage}`);
-  };
+function onCompactionEnd(translation: PiTranslation, event: PiCompactionEndEvent): void {
+  const { id } = translation.dialect;
+  if (event.errorMessage) log(translation, 'warn', `${id} context compaction failed: ${event.errorMessage}`);
+  else log(translation, 'info', `${id} compacted the context${event.aborted ? ' (aborted)' : ''}${event.willRetry ? ', retrying' : ''}`);
+}
 
-  const onRetryEnd = (event: PiAutoRetryEndEvent): void => {
-    if (event.success) log('info', `${dialect.id} model call succeeded on retry ${event.attempt}`);
-    else log('warn', `${dialect.id} gave up retrying after attempt ${event.attempt}: ${event.finalError ?? 'unknown error'}`);
-  };
+function onNotice(translation: PiTranslation, event: PiNoticeEvent): void {
+  const level: LogLevel = event.level === 'error' ? 'error' : event.level === 'warning' ? 'warn' : 'info';
+  log(translation, level, `${translation.dialect.id} notice: ${event.message ?? ''}`);
+}
 
-  const onCompactionEnd = (event: PiCompactionEndEvent): void => {
-    if (event.errorMessage) log('warn', `${dialect.id} context compaction failed: ${event.errorMessage}`);
-    else log('info', `${dialect.id} compacted the context${event.aborted ? ' (aborted)' : ''}${event.willRetry ? ', retrying' : ''}`);
-  };
-
-  const onNotice = (event: PiNoticeEvent): void => {
-    const level: LogLevel = event.level === 'error' ? 'error' : event.level === 'warning' ? 'warn' : 'info';
-    log(level, `${dialect.id} notice: ${event.message ?? ''}`);
-  };
-
-  const onError = (event: PiErrorEvent): void => {
-    const detail = typeof event.error === 'string' ? event.error : event.error?.message;
-    context.emit({ type: 'error', code: `${dialect.id}_error`, message: event.message ?? detail ?? JSON.stringify(event).slice(0, PREVIEW_CHARACTERS) });
-  };
-
-  return (event: unknown) => {
-    const typed = event as { type?: unknown } | null;
-    const type = typeof typed?.type === 'string' ? typed.type : undefined;
-    if (type !== undefined && dialect.quietEvents.has(type)) return;
-    switch (type) {
-      case 'session':
-        return onSessionHeader(event as PiSessionHeader);
-      case 'message_end':
-        return onMessageEnd(event as PiMessageEndEvent);
-      case 'tool_execution_start':
-        return onToolStart(event as PiToolExecutionStartEvent);
-      case 'tool_execution_end':
-        return onToolEnd(event as PiToolExecutionEndEvent);
-      case 'agent_end':
-        return onAgentEnd(event as PiAgentEndEvent);
-      case 'auto_retry_start':
-        return onRetryStart(event as PiAutoRetryStartEvent);
-      case 'auto_retry_end':
-        return onRetryEnd(event as PiAutoRetryEndEvent);
-      case 'compaction_start':
-      case 'auto_compaction_start':
-        return log('info', `${dialect.id} is compacting the context`);
-      case 'compaction_end':
-      case 'auto_compaction_end':
-        return onCompactionEnd(event as PiCompactionEndEvent);
-      case 'error':
-        return onError(event as PiErrorEvent);
-      case 'notice':
-        if (dialect.id === 'omp') return onNotice(event as PiNoticeEvent);
-        break;
-      case 'retry_fallback_applied':
-      case 'retry_fallback_succeeded':
-      case 'ttsr_triggered':
-        if (dialect.id === 'omp') return log('info', `${dialect.id} ${type}: ${JSON.stringify(event).slice(0, PREVIEW_CHARACTERS)}`);
-        break;
-      default:
-        break;
-    }
-    context.reportMalformed(`unknown ${dialect.id} event type ${String(type)}`, JSON.stringify(event).slice(0, PREVIEW_CHARACTERS));
-  };
+function onError(translation: PiTranslation, event: PiErrorEvent): void {
+  const detail = typeof event.error === 'string' ? event.error : event.error?.message;
+  translation.context.emit({ type: 'error', code: `${translation.dialect.id}_error`, message: event.message ?? detail ?? previewOf(event) });
 }
 
 function textOf(message: PiAssistantMessage): string {

@@ -49,104 +49,132 @@ export interface ActivityWatchdog {
   readonly openToolCalls: number;
 }
 
+type WatchdogPhase = 'created' | 'running' | 'exiting' | 'stopped';
+
+/** One watchdog: its budgets, the open tool calls, when the run started and was last heard, the one armed timer. */
+interface WatchdogState {
+  readonly clock: WatchdogClock;
+  readonly options: ActivityWatchdogOptions;
+  readonly idleMs: number;
+  readonly toolBudgetMs: number;
+  readonly totalMs: number;
+  readonly exitGraceMs: number;
+  readonly openCalls: Set<string>;
+  phase: WatchdogPhase;
+  startedAt: number;
+  lastActivityAt: number;
+  held: boolean;
+  timer: unknown;
+}
+
 /**
  * Tells a stuck CLI from a slow one. One timer is armed for the nearest deadline and re-armed when it
  * fires early (activity moved the deadline), so a flood of lines costs no timer churn.
  */
 export function createActivityWatchdog(options: ActivityWatchdogOptions): ActivityWatchdog {
-  const clock = options.clock ?? systemWatchdogClock;
   const { idleMs, totalMs, exitGraceMs } = options.budgets;
-  const toolBudgetMs = Math.max(options.budgets.toolBudgetMs, idleMs);
-  const openCalls = new Set<string>();
-  let phase: 'created' | 'running' | 'exiting' | 'stopped' = 'created';
-  let startedAt = 0;
-  let lastActivityAt = 0;
-  let held = false;
-  let timer: unknown;
-
-  const clear = (): void => {
-    if (timer !== undefined) clock.clearTimeout(timer);
-    timer = undefined;
+  const watch: WatchdogState = {
+    clock: options.clock ?? systemWatchdogClock,
+    options,
+    idleMs,
+    toolBudgetMs: Math.max(options.budgets.toolBudgetMs, idleMs),
+    totalMs,
+    exitGraceMs,
+    openCalls: new Set(),
+    phase: 'created',
+    startedAt: 0,
+    lastActivityAt: 0,
+    held: false,
+    timer: undefined,
   };
-
-  const fire = (firing: WatchdogFiring): void => {
-    clear();
-    phase = 'stopped';
-    options.onFire(firing);
-  };
-
-  /** The earliest deadline that applies now, with what it means when it passes. */
-  const nextDeadline = (): { at: number; firing: WatchdogFiring } | undefined => {
-    const candidates: Array<{ at: number; firing: WatchdogFiring }> = [];
-    if (totalMs > 0) candidates.push({ at: startedAt + totalMs, firing: 'total_timeout' });
-    if (!held) {
-      if (openCalls.size > 0) candidates.push({ at: lastActivityAt + toolBudgetMs, firing: 'tool_timeout' });
-      else if (idleMs > 0) candidates.push({ at: lastActivityAt + idleMs, firing: 'idle_timeout' });
-    }
-    return candidates.sort((left, right) => left.at - right.at)[0];
-  };
-
-  const arm = (): void => {
-    clear();
-    if (phase !== 'running') return;
-    const deadline = nextDeadline();
-    if (!deadline) return;
-    timer = clock.setTimeout(check, Math.max(0, deadline.at - clock.now()));
-  };
-
-  function check(): void {
-    timer = undefined;
-    if (phase !== 'running') return;
-    const deadline = nextDeadline();
-    if (deadline && clock.now() >= deadline.at) fire(deadline.firing);
-    else arm();
-  }
-
-  const touch = (): void => {
-    lastActivityAt = clock.now();
-    // Only a tighter deadline needs re-arming; a later one is handled when the timer checks.
-    if (phase === 'running' && timer === undefined) arm();
-  };
-
   return {
-    start(): void {
-      if (phase !== 'created') return;
-      phase = 'running';
-      startedAt = clock.now();
-      lastActivityAt = startedAt;
-      arm();
-    },
-    recordActivity: touch,
+    start: () => start(watch),
+    recordActivity: () => touch(watch),
     toolStarted(callId: string): void {
-      openCalls.add(callId);
-      touch();
+      watch.openCalls.add(callId);
+      touch(watch);
     },
     toolFinished(callId: string): void {
-      openCalls.delete(callId);
-      touch();
+      watch.openCalls.delete(callId);
+      touch(watch);
       // The idle deadline may now be earlier than the armed tool deadline.
-      arm();
+      arm(watch);
     },
     setHeld(value: boolean): void {
-      held = value;
-      lastActivityAt = clock.now();
-      arm();
+      watch.held = value;
+      watch.lastActivityAt = watch.clock.now();
+      arm(watch);
     },
-    resultSeen(): void {
-      if (phase !== 'running') return;
-      clear();
-      phase = 'exiting';
-      timer = clock.setTimeout(() => {
-        timer = undefined;
-        if (phase === 'exiting') fire('exit_grace_elapsed');
-      }, exitGraceMs);
-    },
+    resultSeen: () => startExitGrace(watch),
     stop(): void {
-      clear();
-      phase = 'stopped';
+      clear(watch);
+      watch.phase = 'stopped';
     },
     get openToolCalls(): number {
-      return openCalls.size;
+      return watch.openCalls.size;
     },
   };
+}
+
+function start(watch: WatchdogState): void {
+  if (watch.phase !== 'created') return;
+  watch.phase = 'running';
+  watch.startedAt = watch.clock.now();
+  watch.lastActivityAt = watch.startedAt;
+  arm(watch);
+}
+
+function clear(watch: WatchdogState): void {
+  if (watch.timer !== undefined) watch.clock.clearTimeout(watch.timer);
+  watch.timer = undefined;
+}
+
+function fire(watch: WatchdogState, firing: WatchdogFiring): void {
+  clear(watch);
+  watch.phase = 'stopped';
+  watch.options.onFire(firing);
+}
+
+/** The earliest deadline that applies now, with what it means when it passes. */
+function nextDeadline(watch: WatchdogState): { at: number; firing: WatchdogFiring } | undefined {
+  const candidates: Array<{ at: number; firing: WatchdogFiring }> = [];
+  if (watch.totalMs > 0) candidates.push({ at: watch.startedAt + watch.totalMs, firing: 'total_timeout' });
+  if (!watch.held) {
+    if (watch.openCalls.size > 0) candidates.push({ at: watch.lastActivityAt + watch.toolBudgetMs, firing: 'tool_timeout' });
+    else if (watch.idleMs > 0) candidates.push({ at: watch.lastActivityAt + watch.idleMs, firing: 'idle_timeout' });
+  }
+  return candidates.sort((left, right) => left.at - right.at)[0];
+}
+
+function arm(watch: WatchdogState): void {
+  clear(watch);
+  if (watch.phase !== 'running') return;
+  const deadline = nextDeadline(watch);
+  if (!deadline) return;
+  watch.timer = watch.clock.setTimeout(() => check(watch), Math.max(0, deadline.at - watch.clock.now()));
+}
+
+function check(watch: WatchdogState): void {
+  watch.timer = undefined;
+  if (watch.phase !== 'running') return;
+  const deadline = nextDeadline(watch);
+  if (deadline && watch.clock.now() >= deadline.at) fire(watch, deadline.firing);
+  else arm(watch);
+}
+
+function touch(watch: WatchdogState): void {
+  watch.lastActivityAt = watch.clock.now();
+  // Only a tighter deadline needs re-arming; a later one is handled when the timer checks.
+  if (watch.phase === 'running' && watch.timer === undefined) arm(watch);
+}
+
+/** The result is in: idle and total no longer apply, only the exit grace. */
+function startExitGrace(watch: WatchdogState): void {
+  if (watch.phase !== 'running') return;
+  clear(watch);
+  watch.phase = 'exiting';
+  watch.timer = watch.clock.setTimeout(() => {
+    watch.timer = undefined;
+    if (watch.phase === 'exiting') fire(watch, 'exit_grace_elapsed');
+  }, watch.exitGraceMs);
 }

@@ -59,6 +59,23 @@ export interface AgentProcess {
   readStderrTail(): string;
 }
 
+/** One spawned CLI: its process, its stdio readers, and how far its exit and kill got. */
+interface AgentChild {
+  readonly options: AgentProcessOptions;
+  readonly subprocess: CliSubprocess;
+  readonly processGroupId: number | undefined;
+  readonly stderrTail: ReturnType<typeof createStderrTail>;
+  readonly splitter: ReturnType<typeof createLineSplitter>;
+  exitInfo: { exitCode: number | null; signal: string | null } | undefined;
+  killReason: string | undefined;
+  killing: Promise<ProcessGroupKillOutcome> | undefined;
+  splitterEnded: boolean;
+  /** The run is over: its group id may belong to someone else now. */
+  finalized: boolean;
+}
+
+type CliSubprocess = ReturnType<typeof spawnCli>;
+
 /** Spawns a coding-agent CLI in its own process group with explicit env and line-split stdout. */
 export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
   const stderrTail = createStderrTail(options.stderrTail);
@@ -67,7 +84,26 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
     onLine: options.onLine,
     onOversizedLine: options.onOversizedLine,
   });
-  const subprocess = execa(options.executable, [...options.args], {
+  const subprocess = spawnCli(options);
+  const child: AgentChild = {
+    options,
+    subprocess,
+    processGroupId: subprocess.pid,
+    stderrTail,
+    splitter,
+    exitInfo: undefined,
+    killReason: undefined,
+    killing: undefined,
+    splitterEnded: false,
+    finalized: false,
+  };
+  readStdio(child);
+  subprocess.once('exit', (code: number | null, signal: NodeJS.Signals | null) => onChildExit(child, { exitCode: code, signal }));
+  return processHandle(child, settleExit(child));
+}
+
+function spawnCli(options: AgentProcessOptions) {
+  return execa(options.executable, [...options.args], {
     cwd: options.cwd,
     env: { ...options.env },
     extendEnv: false,
@@ -80,79 +116,85 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
     reject: false,
     windowsHide: true,
   });
-  const processGroupId = subprocess.pid;
+}
 
-  let exitInfo: { exitCode: number | null; signal: string | null } | undefined;
-  let killReason: string | undefined;
-  let killing: Promise<ProcessGroupKillOutcome> | undefined;
-  let splitterEnded = false;
-  const endSplitter = (): void => {
-    if (splitterEnded) return;
-    splitterEnded = true;
-    splitter.end();
-  };
-
+function readStdio(child: AgentChild): void {
+  const { subprocess, options } = child;
   subprocess.stdout.on('data', (chunk: Buffer | string) => {
     options.onStdoutActivity?.();
-    splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    child.splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   });
-  subprocess.stdout.on('end', endSplitter);
-  subprocess.stderr.on('data', (chunk: Buffer | string) => stderrTail.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+  subprocess.stdout.on('end', () => endSplitter(child));
+  subprocess.stderr.on('data', (chunk: Buffer | string) => child.stderrTail.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
   // EPIPE when the CLI exits without reading: the exit itself is what gets reported.
   subprocess.stdin.on('error', () => undefined);
+}
 
-  let finalized = false;
-  const killGroup = (): Promise<ProcessGroupKillOutcome> => {
-    // Once the run is over its group id may be reused by an unrelated process: never signal it then.
-    if (processGroupId === undefined || (finalized && !killing)) return Promise.resolve({ forced: false, groupGone: true });
-    killing ??= killProcessGroup({ processGroupId, graceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS });
-    return killing;
-  };
+function endSplitter(child: AgentChild): void {
+  if (child.splitterEnded) return;
+  child.splitterEnded = true;
+  child.splitter.end();
+}
 
-  subprocess.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
-    exitInfo = { exitCode: code, signal };
-    // Whatever the CLI left behind in its group is an orphan of this run.
-    if (processGroupId !== undefined && isProcessGroupAlive(processGroupId)) {
-      void killGroup().then(() => scheduleStdioDrain());
-    } else {
-      scheduleStdioDrain();
-    }
-  });
+function killGroup(child: AgentChild): Promise<ProcessGroupKillOutcome> {
+  const { processGroupId } = child;
+  // Once the run is over its group id may be reused by an unrelated process: never signal it then.
+  if (processGroupId === undefined || (child.finalized && !child.killing)) return Promise.resolve({ forced: false, groupGone: true });
+  child.killing ??= killProcessGroup({ processGroupId, graceMs: child.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS });
+  return child.killing;
+}
 
-  // A process that escaped the group (setsid) could hold our pipes open forever.
-  const scheduleStdioDrain = (): void =>
-    guardStdioDrain({ streams: [subprocess.stdout, subprocess.stderr], silenceMs: STDIO_SILENCE_MS, maxFlowingWindows: STDIO_MAX_FLOWING_WINDOWS });
+function onChildExit(child: AgentChild, exitInfo: { exitCode: number | null; signal: string | null }): void {
+  child.exitInfo = exitInfo;
+  // Whatever the CLI left behind in its group is an orphan of this run.
+  if (child.processGroupId !== undefined && isProcessGroupAlive(child.processGroupId)) {
+    void killGroup(child).then(() => scheduleStdioDrain(child));
+  } else {
+    scheduleStdioDrain(child);
+  }
+}
 
-  const exited = subprocess.then(
+// A process that escaped the group (setsid) could hold our pipes open forever.
+function scheduleStdioDrain(child: AgentChild): void {
+  guardStdioDrain({ streams: [child.subprocess.stdout, child.subprocess.stderr], silenceMs: STDIO_SILENCE_MS, maxFlowingWindows: STDIO_MAX_FLOWING_WINDOWS });
+}
+
+/** The exit once stdout was delivered and no member of the group is left. Never rejects. */
+function settleExit(child: AgentChild): Promise<AgentProcessExit> {
+  return child.subprocess.then(
     async (result) => {
-      endSplitter();
+      endSplitter(child);
       // Resolve only once no member of the group is left, not merely the leader.
-      if (killing) await killing;
-      finalized = true;
-      const spawnError = exitInfo ? undefined : describeSpawnError({ errorCode: result.code, message: result.message ?? 'exit information missing', options });
+      if (child.killing) await child.killing;
+      child.finalized = true;
+      const { exitInfo, killReason } = child;
+      const spawnError = exitInfo ? undefined : describeSpawnError({ errorCode: result.code, message: result.message ?? 'exit information missing', options: child.options });
       return {
         exitCode: exitInfo?.exitCode ?? null,
         signal: exitInfo?.signal ?? null,
         ...(spawnError ? { spawnError } : {}),
         ...(killReason !== undefined ? { killReason } : {}),
-        stderrTail: stderrTail.read(),
+        stderrTail: child.stderrTail.read(),
       };
     },
     // With `reject: false` execa resolves even on failure; this only guards the "never rejects" promise.
     (error: unknown) => {
-      endSplitter();
-      finalized = true;
+      endSplitter(child);
+      child.finalized = true;
       return {
-        exitCode: exitInfo?.exitCode ?? null,
-        signal: exitInfo?.signal ?? null,
+        exitCode: child.exitInfo?.exitCode ?? null,
+        signal: child.exitInfo?.signal ?? null,
         spawnError: { code: AGENT_RUN_ERROR_CODES.cliSpawnFailed, message: String(error) },
-        stderrTail: stderrTail.read(),
+        stderrTail: child.stderrTail.read(),
       } satisfies AgentProcessExit;
     },
   );
+}
 
+function processHandle(child: AgentChild, exited: Promise<AgentProcessExit>): AgentProcess {
+  const { subprocess } = child;
   return {
-    pid: processGroupId,
+    pid: child.processGroupId,
     writeStdin(text: string): Promise<void> {
       return new Promise((resolve, reject) => {
         if (!subprocess.stdin.writable) {
@@ -172,11 +214,11 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
       subprocess.stdout.resume();
     },
     kill(reason: string): Promise<ProcessGroupKillOutcome> {
-      killReason ??= reason;
-      return killGroup();
+      child.killReason ??= reason;
+      return killGroup(child);
     },
     exited,
-    readStderrTail: () => stderrTail.read(),
+    readStderrTail: () => child.stderrTail.read(),
   };
 }
 
