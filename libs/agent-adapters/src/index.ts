@@ -3,7 +3,7 @@ export * from './runner/stderr-tail.buffer';
 export * from './runner/process-group.signals';
 export * from './runner/activity.watchdog';
 export * from './runner/agent-process.runner';
-export * from './backend/agent-run-error.codes';
+export * from './run-errors/agent-run-error.codes';
 export * from './backend/backend.types';
 export * from './backend/translator.types';
 export * from './backend/agent-message.queue';

@@ -1,4 +1,4 @@
-import { AGENT_RUN_ERROR_CODES } from '../backend/agent-run-error.codes';
+import { AGENT_RUN_ERROR_CODES } from '../run-errors/agent-run-error.codes';
 import type { AgentRunResult } from '../backend/backend.types';
 import type { AntigravityOutputMode } from './antigravity-cli.version';
 

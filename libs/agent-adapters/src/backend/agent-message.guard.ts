@@ -1,5 +1,5 @@
 import { AGENT_MESSAGE_TYPES, agentMessageSchema, type AgentMessage, type ErrorMessage } from '@switchyard/contracts';
-import { AGENT_RUN_ERROR_CODES } from './agent-run-error.codes';
+import { AGENT_RUN_ERROR_CODES } from '../run-errors/agent-run-error.codes';
 
 /**
  * How deep a tool input or a metadata bag may nest. Far above any real tool call, far below the

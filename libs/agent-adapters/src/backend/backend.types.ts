@@ -1,5 +1,5 @@
 import type { AgentMessage, TokenUsage } from '@switchyard/contracts';
-import type { AgentRunError } from './agent-run-error.codes';
+import type { AgentRunError } from '../run-errors/agent-run-error.codes';
 
 export const AGENT_RUN_STATUSES = ['completed', 'failed', 'aborted', 'timeout', 'cancelled'] as const;
 export type AgentRunStatus = (typeof AGENT_RUN_STATUSES)[number];

@@ -1,6 +1,6 @@
 import type { TokenUsage } from '@switchyard/contracts';
 import type { AgentProcessExit } from '../runner/agent-process.runner';
-import { AGENT_RUN_ERROR_CODES, type AgentRunError, type AgentRunErrorCode, type WatchdogErrorCode } from './agent-run-error.codes';
+import { AGENT_RUN_ERROR_CODES, type AgentRunError, type AgentRunErrorCode, type WatchdogErrorCode } from '../run-errors/agent-run-error.codes';
 import type { AgentRunDiagnostics, AgentRunResult, AgentRunStatus } from './backend.types';
 import type { TranslatorResult } from './translator.types';
 

@@ -3,7 +3,7 @@ import type { ActivityWatchdog } from '../runner/activity.watchdog';
 import type { OversizedLine } from '../runner/line-splitter';
 import { guardAgentMessage, invalidReportMessage } from './agent-message.guard';
 import type { AgentMessageQueue } from './agent-message.queue';
-import { AGENT_RUN_ERROR_CODES } from './agent-run-error.codes';
+import { AGENT_RUN_ERROR_CODES } from '../run-errors/agent-run-error.codes';
 import type { RunFacts } from './run-result.assembler';
 import { guardSessionId, guardTokenUsage, guardTranslatorResult } from './translator-facts.guard';
 import type { LineFormat, Translator, TranslatorContext, TranslatorResult } from './translator.types';

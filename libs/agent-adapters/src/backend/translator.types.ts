@@ -1,5 +1,5 @@
 import type { AgentMessage, TokenUsage } from '@switchyard/contracts';
-import type { AgentRunErrorCode } from './agent-run-error.codes';
+import type { AgentRunErrorCode } from '../run-errors/agent-run-error.codes';
 
 /** What a translator reports when the CLI says the run is over. */
 export interface TranslatorResult {

@@ -1,5 +1,5 @@
 import type { JsonValue, TokenUsage } from '@switchyard/contracts';
-import { AGENT_RUN_ERROR_CODES } from '../backend/agent-run-error.codes';
+import { AGENT_RUN_ERROR_CODES } from '../run-errors/agent-run-error.codes';
 import type { Translator, TranslatorContext } from '../backend/translator.types';
 import {
   DSH_ADAPTER_ID,

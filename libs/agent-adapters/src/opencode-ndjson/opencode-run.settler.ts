@@ -1,4 +1,4 @@
-import { AGENT_RUN_ERROR_CODES, type AgentRunErrorCode } from '../backend/agent-run-error.codes';
+import { AGENT_RUN_ERROR_CODES, type AgentRunErrorCode } from '../run-errors/agent-run-error.codes';
 import type { AgentRunResult } from '../backend/backend.types';
 import type { OpenCodeRunVerdict } from './opencode-event.translator';
 

@@ -1,5 +1,5 @@
 import type { AgentMessage } from '@switchyard/contracts';
-import { AGENT_RUN_ERROR_CODES } from '../backend/agent-run-error.codes';
+import { AGENT_RUN_ERROR_CODES } from '../run-errors/agent-run-error.codes';
 import { createAgentSession, type AgentProcessInput } from '../backend/agent-session';
 import type { AgentRunResult, AgentSession, Backend, BackendExecuteOptions } from '../backend/backend.types';
 import type { Translator, TranslatorContext } from '../backend/translator.types';

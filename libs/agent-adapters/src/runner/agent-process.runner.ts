@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { execa } from 'execa';
-import { AGENT_RUN_ERROR_CODES } from '../backend/agent-run-error.codes';
+import { AGENT_RUN_ERROR_CODES } from '../run-errors/agent-run-error.codes';
 import { createLineSplitter, type OversizedLine } from './line-splitter';
 import { isProcessGroupAlive, killProcessGroup, type ProcessGroupKillOutcome } from './process-group.signals';
 import { createStderrTail, type StderrTailOptions } from './stderr-tail.buffer';
