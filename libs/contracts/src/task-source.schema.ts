@@ -58,3 +58,11 @@ export const taskSourceSchema = z.discriminatedUnion('kind', [
   autopilotTaskSourceSchema,
   quickCreateTaskSourceSchema,
 ]);
+
+/** The sources whose tasks continue a conversation (design §7); quick create and autopilot runs never resume. */
+export type ConversationTaskSource = IssueTaskSource | ChatTaskSource;
+
+/** Whether a task of this source may continue an earlier session: the one rule, for the index and the daemon alike. */
+export function continuesConversation(source: TaskSource): source is ConversationTaskSource {
+  return source.kind === 'issue' || source.kind === 'chat';
+}

@@ -38,14 +38,8 @@ export interface BenchSystem {
 
 const START_TIMEOUT_MS = 60_000;
 
-export function createBenchSystem(options: {
-  readonly natsUrl: string;
-  readonly databaseUrl: string;
-  readonly namespace: string;
-  readonly connection: MessagingConnection;
-  readonly cleanup: CleanupStack;
-}): BenchSystem {
-  const { cleanup } = options;
+/** Every process's environment: the bench's NATS, database and namespace; the gateway's bootstrap token. */
+function benchEnvironments(options: { readonly natsUrl: string; readonly databaseUrl: string; readonly namespace: string }) {
   const token = `sy_bench-${randomBytes(16).toString('hex')}`;
   const baseEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -62,6 +56,18 @@ export function createBenchSystem(options: {
     transcript: baseEnv,
     gateway: { ...baseEnv, GATEWAY_BOOTSTRAP_TOKEN: token },
   };
+  return { token, baseEnv, serviceEnv };
+}
+
+export function createBenchSystem(options: {
+  readonly natsUrl: string;
+  readonly databaseUrl: string;
+  readonly namespace: string;
+  readonly connection: MessagingConnection;
+  readonly cleanup: CleanupStack;
+}): BenchSystem {
+  const { cleanup } = options;
+  const { token, baseEnv, serviceEnv } = benchEnvironments(options);
   const started = new Map<BenchServiceName, Promise<ServiceProcess>>();
   let fake: FakeClaudeInstallation | undefined;
   let gatewayClient: Promise<GatewayClient> | undefined;

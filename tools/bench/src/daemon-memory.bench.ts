@@ -99,73 +99,37 @@ export async function measureDaemonMemory(options: {
   });
 
   await sleep(2_000);
-  const idle: number[] = [];
-  const idleCpu = startCpuClock(daemonPid);
-  for (let sample = 0; sample < (IDLE_SECONDS * 1_000) / SAMPLE_INTERVAL_MS; sample += 1) {
-    idle.push(residentOrFail(daemonPid));
-    await sleep(SAMPLE_INTERVAL_MS);
-  }
-  const idleCores = idleCpu.cores();
-
-  const daemonSamples: number[] = [];
-  const childrenSamples: number[] = [];
-  const agents = new Map<number, ProcessIdentity>();
-  let peakChildren = 0;
-  const sampler = setInterval(() => {
-    const rss = readResidentKiB(daemonPid);
-    if (rss !== undefined) daemonSamples.push(rss);
-    const children = descendantsOf(daemonPid);
-    for (const pid of children) {
-      const identity = agents.get(pid) ?? identify(pid);
-      if (identity) agents.set(pid, identity);
-    }
-    childrenSamples.push(children.reduce((total, pid) => total + (readResidentKiB(pid) ?? 0), 0));
-    peakChildren = Math.max(peakChildren, children.length);
-  }, SAMPLE_INTERVAL_MS);
+  const idle = await sampleIdle(daemonPid);
+  const sampler = startLoadSampler(daemonPid);
   const taskIds = new Set<string>();
   const counter = startJetStreamCounter(system.connection, taskIds);
   try {
-    const prompt = fakePrompt({ events: options.eventsPerSecond * options.emitSeconds, rate: options.eventsPerSecond });
-    const burstAt = wallClockMs();
-    const created = await Promise.all(Array.from({ length: options.tasks }, () => gateway.createTask({ agentId, prompt })));
-    for (const task of created) taskIds.add(task.taskId);
-    const spawned = await Promise.all(created.map((task) => spawnLog.waitFor({ event: 'spawned', taskId: task.taskId, timeoutMs: 180_000 })));
-    const burstSpawnSeconds = summarizeLatencies(spawned.map((record) => (record.startedAt - burstAt) / 1_000));
-    for (const record of spawned) {
-      const identity = agents.get(record.pid) ?? identify(record.pid);
-      if (identity) agents.set(record.pid, identity);
-    }
-    process.stderr.write(`bench: daemon: ${options.tasks} agents started ${format(burstSpawnSeconds.max, 1)} s after the burst; emitting\n`);
-
+    const burst = await startBurst({ gateway, agentId, spawnLog, taskIds, sampler, tasks: options.tasks, eventsPerSecond: options.eventsPerSecond, emitSeconds: options.emitSeconds });
     writeFileSync(gate, '');
     counter.restart();
-    const windowStart = performance.now();
-    const loadCpu = startCpuClock(daemonPid);
-    const childrenCpu = startCpuClock(...spawned.map((record) => record.pid));
-    const waitingAtStart = readSchedulerTimes(daemonPid)?.waitingNs ?? 0;
-    for (let second = 0; second < options.emitSeconds + DRAIN_SECONDS; second += 5) {
-      await sleep(Math.min(5, options.emitSeconds + DRAIN_SECONDS - second) * 1_000);
-      process.stderr.write(`bench: daemon: ${Math.min(second + 5, options.emitSeconds + DRAIN_SECONDS)} s, ${counter.events()} events in JetStream\n`);
-    }
-    const loadCores = loadCpu.cores();
-    const childrenCores = childrenCpu.cores();
-    const daemonWaitingForCpu = ((readSchedulerTimes(daemonPid)?.waitingNs ?? waitingAtStart) - waitingAtStart) / 1e6 / (performance.now() - windowStart);
-    clearInterval(sampler);
+    const window = await runEmitWindow({ daemonPid, agentPids: burst.spawned.map((record) => record.pid), counter, emitSeconds: options.emitSeconds });
+    sampler.stop();
     const arrival = await counter.stop();
-    const windowSeconds = (performance.now() - windowStart) / 1_000;
     const outboxLines = countOutboxLines(daemon.home, taskIds);
     const statesAtWindowEnd = await taskStates(gateway.call, agentId);
-    await windDown({ system, taskIds: [...taskIds], daemon: daemon.process, agents: [...agents.values()] });
+    await windDown({ system, taskIds: [...taskIds], daemon: daemon.process, agents: [...sampler.agents.values()] });
     return {
       tasks: options.tasks,
       eventsPerTaskPerSecond: options.eventsPerSecond,
       emitSeconds: options.emitSeconds,
       offeredEventsPerSecond: options.eventsPerSecond * options.tasks,
       sampleIntervalMs: SAMPLE_INTERVAL_MS,
-      idle: { daemonKiB: summarizeSamples(idle), daemonCores: idleCores },
-      burstSpawnSeconds,
-      load: { daemonKiB: summarizeSamples(daemonSamples), childrenKiB: summarizeSamples(childrenSamples), peakChildren, daemonCores: loadCores, childrenCores, daemonWaitingForCpu },
-      windowSeconds,
+      idle,
+      burstSpawnSeconds: burst.spawnSeconds,
+      load: {
+        daemonKiB: summarizeSamples(sampler.daemonSamples),
+        childrenKiB: summarizeSamples(sampler.childrenSamples),
+        peakChildren: sampler.peakChildren(),
+        daemonCores: window.daemonCores,
+        childrenCores: window.childrenCores,
+        daemonWaitingForCpu: window.daemonWaitingForCpu,
+      },
+      windowSeconds: window.seconds,
       statesAtWindowEnd,
       outboxLines,
       jetStream: {
@@ -176,10 +140,81 @@ export async function measureDaemonMemory(options: {
       },
     };
   } finally {
-    clearInterval(sampler);
+    sampler.stop();
     spawnLog.close();
     await counter.stop().catch(() => undefined);
   }
+}
+
+/** The daemon's memory and CPU with no task, before the burst. */
+async function sampleIdle(daemonPid: number): Promise<DaemonMemoryFigures['idle']> {
+  const idle: number[] = [];
+  const idleCpu = startCpuClock(daemonPid);
+  for (let sample = 0; sample < (IDLE_SECONDS * 1_000) / SAMPLE_INTERVAL_MS; sample += 1) {
+    idle.push(residentOrFail(daemonPid));
+    await sleep(SAMPLE_INTERVAL_MS);
+  }
+  return { daemonKiB: summarizeSamples(idle), daemonCores: idleCpu.cores() };
+}
+
+/** Samples the daemon's memory and its children's (apart) every interval, and learns who the agents are. */
+function startLoadSampler(daemonPid: number) {
+  const daemonSamples: number[] = [];
+  const childrenSamples: number[] = [];
+  const agents = new Map<number, ProcessIdentity>();
+  let peakChildren = 0;
+  const remember = (pid: number): void => {
+    const identity = agents.get(pid) ?? identify(pid);
+    if (identity) agents.set(pid, identity);
+  };
+  const timer = setInterval(() => {
+    const rss = readResidentKiB(daemonPid);
+    if (rss !== undefined) daemonSamples.push(rss);
+    const children = descendantsOf(daemonPid);
+    for (const pid of children) remember(pid);
+    childrenSamples.push(children.reduce((total, pid) => total + (readResidentKiB(pid) ?? 0), 0));
+    peakChildren = Math.max(peakChildren, children.length);
+  }, SAMPLE_INTERVAL_MS);
+  return { daemonSamples, childrenSamples, agents, remember, peakChildren: (): number => peakChildren, stop: (): void => clearInterval(timer) };
+}
+
+/** Creates every task at once and waits until each agent has started (they wait at the gate). */
+async function startBurst(options: {
+  readonly gateway: Awaited<ReturnType<BenchSystem['gateway']>>;
+  readonly agentId: string;
+  readonly spawnLog: ReturnType<typeof watchSpawnLog>;
+  readonly taskIds: Set<string>;
+  readonly sampler: ReturnType<typeof startLoadSampler>;
+  readonly tasks: number;
+  readonly eventsPerSecond: number;
+  readonly emitSeconds: number;
+}) {
+  const prompt = fakePrompt({ events: options.eventsPerSecond * options.emitSeconds, rate: options.eventsPerSecond });
+  const burstAt = wallClockMs();
+  const created = await Promise.all(Array.from({ length: options.tasks }, () => options.gateway.createTask({ agentId: options.agentId, prompt })));
+  for (const task of created) options.taskIds.add(task.taskId);
+  const spawned = await Promise.all(created.map((task) => options.spawnLog.waitFor({ event: 'spawned', taskId: task.taskId, timeoutMs: 180_000 })));
+  const spawnSeconds = summarizeLatencies(spawned.map((record) => (record.startedAt - burstAt) / 1_000));
+  for (const record of spawned) options.sampler.remember(record.pid);
+  process.stderr.write(`bench: daemon: ${options.tasks} agents started ${format(spawnSeconds.max, 1)} s after the burst; emitting\n`);
+  return { spawned, spawnSeconds };
+}
+
+/** The emit window and its drain: CPU of the daemon and of the agents, and the daemon's wait for a core. */
+async function runEmitWindow(options: { readonly daemonPid: number; readonly agentPids: readonly number[]; readonly counter: { events(): number }; readonly emitSeconds: number }) {
+  const windowStart = performance.now();
+  const loadCpu = startCpuClock(options.daemonPid);
+  const childrenCpu = startCpuClock(...options.agentPids);
+  const waitingAtStart = readSchedulerTimes(options.daemonPid)?.waitingNs ?? 0;
+  const total = options.emitSeconds + DRAIN_SECONDS;
+  for (let second = 0; second < total; second += 5) {
+    await sleep(Math.min(5, total - second) * 1_000);
+    process.stderr.write(`bench: daemon: ${Math.min(second + 5, total)} s, ${options.counter.events()} events in JetStream\n`);
+  }
+  const daemonCores = loadCpu.cores();
+  const childrenCores = childrenCpu.cores();
+  const daemonWaitingForCpu = ((readSchedulerTimes(options.daemonPid)?.waitingNs ?? waitingAtStart) - waitingAtStart) / 1e6 / (performance.now() - windowStart);
+  return { daemonCores, childrenCores, daemonWaitingForCpu, seconds: (performance.now() - windowStart) / 1_000 };
 }
 
 /** CPU time the processes used from now on, as cores (1.0 = one core busy all along); a process that ends stops counting. */

@@ -1,4 +1,4 @@
-import type { AgentMessage, ClaimedTask, ResumeDecision } from '@switchyard/contracts';
+import { continuesConversation, type AgentMessage, type ClaimedTask, type ResumeDecision } from '@switchyard/contracts';
 import { describeCause, sendSessionResolve, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { PreparedExecEnv } from '../exec-env';
@@ -58,12 +58,15 @@ export async function decideResume<TPrepared extends PreparedWorkDirectory>(opti
 }
 
 /**
- * Asks session-resume (`session.resolve`) which session the task continues. No answer in time, an
- * error reply or a transport failure becomes `fresh` / `resume_index_unavailable`: the work still
- * runs, from scratch.
+ * Asks session-resume (`session.resolve`) which session the task continues, unless the task itself
+ * says: a forced fresh start, or a source that continues no conversation (no round trip on the
+ * dispatch path for quick tasks and autopilot runs). No answer in time, an error reply or a
+ * transport failure becomes `fresh` / `resume_index_unavailable`: the work still runs, from scratch.
  */
 async function askSessionResume(options: Pick<DecideResumeOptions<PreparedWorkDirectory>, 'task' | 'dependencies' | 'log' | 'timeoutMs'>): Promise<ResumeDecision> {
   const { task, log } = options;
+  if (task.forceFreshSession) return { status: 'fresh', reason: 'forced_fresh' };
+  if (!continuesConversation(task.source)) return { status: 'fresh', reason: 'no_prior_session' };
   try {
     const answer = await sendSessionResolve(options.dependencies.connection, {
       payload: { taskId: task.taskId, agentId: task.agentId, runtimeId: task.runtimeId, source: task.source, forceFreshSession: task.forceFreshSession },

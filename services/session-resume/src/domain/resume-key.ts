@@ -1,4 +1,4 @@
-import type { TaskSource } from '@switchyard/contracts';
+import { continuesConversation, type TaskSource } from '@switchyard/contracts';
 
 /**
  * The conversation a task belongs to: issue tasks continue (agent, issue), chat tasks the chat
@@ -8,15 +8,9 @@ import type { TaskSource } from '@switchyard/contracts';
 export type ResumeKey = { kind: 'issue'; agentId: string; issueId: string } | { kind: 'chat'; chatSessionId: string };
 
 export function resumeKeyOf(task: { agentId: string; source: TaskSource }): ResumeKey | null {
-  switch (task.source.kind) {
-    case 'issue':
-      return { kind: 'issue', agentId: task.agentId, issueId: task.source.issueId };
-    case 'chat':
-      return { kind: 'chat', chatSessionId: task.source.chatSessionId };
-    case 'autopilot':
-    case 'quick_create':
-      return null;
-  }
+  const { source } = task;
+  if (!continuesConversation(source)) return null;
+  return source.kind === 'issue' ? { kind: 'issue', agentId: task.agentId, issueId: source.issueId } : { kind: 'chat', chatSessionId: source.chatSessionId };
 }
 
 /** The key as one string, the index's lookup column. Ids are subject segments (no spaces), so `:` cannot collide. */
