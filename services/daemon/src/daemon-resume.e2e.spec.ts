@@ -2,9 +2,8 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TaskSource } from '@switchyard/contracts';
 import { sampleAgentSnapshot } from '@switchyard/testing';
-import { sessionFilePath } from '@switchyard/agent-adapters/wing';
+import { runtimeIdentityDescriptor, sessionFilePath } from '@switchyard/agent-adapters/wing';
 import { claudeOnMock, startDaemonE2eStack, type DaemonE2eStack } from './daemon-e2e.spec-helper';
-import { BUILT_IN_RUNTIME_IDENTITIES } from './runtimes/runtime-identities';
 
 const DAEMON_ID = 'daemon-resume-e2e';
 const RUNTIME_ID = `${DAEMON_ID}-claude-code`;
@@ -82,7 +81,7 @@ describe('issue conversation resumes across tasks (real Claude Code)', () => {
 
   it('a session whose Claude Code store is gone is skipped and retired; the task runs fresh in the reused work dir', async () => {
     await untilOffered('agent-alpha', forced.sessionId);
-    const storeFile = sessionFilePath({ layout: BUILT_IN_RUNTIME_IDENTITIES.find((identity) => identity.identity === 'claude-code')!.sessionStore!, environment: { HOME: path.join(stack.home, 'runtime-homes', 'claude-code') }, workDirectory: forced.started.workDir, sessionId: forced.sessionId });
+    const storeFile = sessionFilePath({ layout: runtimeIdentityDescriptor('claude-code')!.sessionStore!, environment: { HOME: path.join(stack.home, 'runtime-homes', 'claude-code') }, workDirectory: forced.started.workDir, sessionId: forced.sessionId });
     expect(storeFile).not.toBeNull();
     await rm(storeFile!);
 

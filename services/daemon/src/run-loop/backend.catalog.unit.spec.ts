@@ -13,7 +13,6 @@ const profile = (protocolFamily: RuntimeIdentity['protocolFamily']): RuntimeIden
   provider: null,
   versionArgs: ['--version'],
   modelDiscovery: null,
-  sessionStore: null,
   profile: { profileId: 'p', fixedArgs: [] },
 });
 

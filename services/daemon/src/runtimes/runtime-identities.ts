@@ -1,7 +1,7 @@
 import { RUNTIME_IDENTITY_CATALOG, type RuntimeIdentityDescriptor } from '@switchyard/agent-adapters/wing';
 
 /** A CLI the daemon knows how to find, probe and drive. */
-export type RuntimeIdentity = Pick<RuntimeIdentityDescriptor, 'identity' | 'displayName' | 'commandName' | 'protocolFamily' | 'provider' | 'versionArgs' | 'probeEnv' | 'modelDiscovery' | 'sessionStore'> & {
+export type RuntimeIdentity = Pick<RuntimeIdentityDescriptor, 'identity' | 'displayName' | 'commandName' | 'protocolFamily' | 'provider' | 'versionArgs' | 'probeEnv' | 'modelDiscovery'> & {
   /** Set for a custom runtime profile: its id, and the arguments placed right after the executable. */
   readonly profile?: { readonly profileId: string; readonly fixedArgs: readonly string[] };
 };
@@ -16,7 +16,6 @@ export const BUILT_IN_RUNTIME_IDENTITIES: readonly RuntimeIdentity[] = RUNTIME_I
   versionArgs: descriptor.versionArgs,
   ...(descriptor.probeEnv ? { probeEnv: descriptor.probeEnv } : {}),
   modelDiscovery: descriptor.modelDiscovery,
-  sessionStore: descriptor.sessionStore,
 }));
 
 /** The version number inside a CLI's `--version` output (`2.1.197 (Claude Code)`, `codex-cli 0.171.0`). */

@@ -55,8 +55,6 @@ export function identityOfProfile(profile: RuntimeProfile): RuntimeIdentity {
     versionArgs: ['--version'],
     // A custom command's model list is unknown: nothing is run to discover it.
     modelDiscovery: null,
-    // Where a custom command keeps its sessions is unknown: its own refusal of a resume decides.
-    sessionStore: null,
     profile: { profileId: profile.profileId, fixedArgs: profile.fixedArgs },
   };
 }
