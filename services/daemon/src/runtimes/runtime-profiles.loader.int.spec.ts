@@ -31,7 +31,6 @@ describe('runtime profiles file', () => {
       provider: null,
       versionArgs: ['--version'],
       modelDiscovery: null,
-      sessionStore: null,
       profile: { profileId: 'kimi', fixedArgs: ['acp'] },
     });
   });
