@@ -1,4 +1,5 @@
 import type { AgentMessage, TaskMessageEvent, ToolResultStatus } from '@switchyard/contracts';
+import type { TaskUsageRecord } from '@switchyard/persistence';
 import type { MessageSanitizer } from '@switchyard/redaction';
 
 export type TimelineRowType = 'text' | 'thinking' | 'tool_use' | 'tool_result' | 'error';
@@ -25,17 +26,8 @@ export interface TaskMessageRow {
   readonly createdAt: string;
 }
 
-/** Latest token totals of one (task, attempt, provider, model). */
-export interface TaskUsageRow {
-  readonly taskId: string;
-  readonly attempt: number;
-  /** '' when the CLI did not say (part of the primary key, so never null). */
-  readonly provider: string;
-  readonly model: string;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWriteTokens: number;
+/** Latest token totals of one (task, attempt, provider, model), and the seq that reported them. */
+export interface TaskUsageRow extends TaskUsageRecord {
   readonly reportedSeq: number;
 }
 

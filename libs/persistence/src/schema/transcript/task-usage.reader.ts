@@ -4,6 +4,7 @@ import type { SqlRunner } from '../sql-runner';
 export interface TaskUsageRecord {
   readonly taskId: string;
   readonly attempt: number;
+  /** '' when the CLI did not say (part of the primary key, so never null). */
   readonly provider: string;
   readonly model: string;
   readonly inputTokens: number;
