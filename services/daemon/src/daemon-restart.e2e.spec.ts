@@ -41,11 +41,17 @@ describe('daemon restarted under the same DAEMON_ID releases its previous proces
 
   const startDaemon = (): Promise<ServiceChild> => stack.startDaemon({ daemonId: DAEMON_ID, env: { DAEMON_PATH: bin } });
 
-  async function failureMessage(taskId: string): Promise<string | undefined> {
-    const [failed] = (await readStream(stack.connection, STREAM_CATALOG.TASK_EVENTS.name))
-      .filter((message) => message.subject === subjects.taskEvent('task.failed', taskId))
-      .map((message) => (JSON.parse(message.text) as { payload: { message: string } }).payload.message);
-    return failed;
+  /** The task's `task.failed` message as the stream has it: the relay publishes it just after the row commits, so wait for it. */
+  async function failureMessage(taskId: string): Promise<string> {
+    const deadline = Date.now() + RELEASE_WITHIN_MS;
+    for (;;) {
+      const [failed] = (await readStream(stack.connection, STREAM_CATALOG.TASK_EVENTS.name))
+        .filter((message) => message.subject === subjects.taskEvent('task.failed', taskId))
+        .map((message) => (JSON.parse(message.text) as { payload: { message: string } }).payload.message);
+      if (failed !== undefined) return failed;
+      if (Date.now() > deadline) throw new Error(`no task.failed of ${taskId} in TASK_EVENTS`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   it('fails the killed run runtime_recovery at once, retries it, and claims waiting work only after the release', async () => {
