@@ -167,10 +167,13 @@ describe('enqueue → queue → daemon → seven real agent CLIs at once → tim
       const [firstStarted] = await stack.started(first.taskId);
       const timeline = await stack.timeline(taskId);
       const states = timeline.flatMap((entry) => (entry.message.type === 'status' ? [entry.message.state] : []));
-      expect({ identity: first.runtime.identity, kind: first.kind, status: end.status, resumed: started?.resumedSessionId, workDir: started?.workDir, skipped: states.includes('resume_skipped') }).toEqual({
+      // A failed follow-up shows why (its task.failed payloads), so a flake can be read from the CI log.
+      const failures = end.status === 'completed' ? [] : await stack.failures(taskId);
+      expect({ identity: first.runtime.identity, kind: first.kind, status: end.status, failures, resumed: started?.resumedSessionId, workDir: started?.workDir, skipped: states.includes('resume_skipped') }).toEqual({
         identity: first.runtime.identity,
         kind: first.kind,
         status: 'completed',
+        failures: [],
         resumed: sessionId,
         workDir: firstStarted?.workDir,
         skipped: false,
