@@ -1,4 +1,5 @@
-import { connect, type ConnectionOptions, type NatsConnection, type Status } from '../nats-core/nats-core.bridge';
+import { readFileSync } from 'node:fs';
+import { connect, credsAuthenticator, type ConnectionOptions, type NatsConnection, type Status } from '../nats-core/nats-core.bridge';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { MessagingNotReadyError, describeCause } from '../errors/messaging.errors';
 import { createNamespace, type MessagingNamespace } from '../namespace/messaging.namespace';
@@ -33,8 +34,18 @@ export interface ConnectMessagingOptions {
   readonly reconnectJitterMs?: number;
   /** Timeout of JetStream API calls and publish acks. */
   readonly requestTimeoutMs?: number;
-  /** Anything else nats.js accepts (authenticator, tls, inboxPrefix, ...). */
-  readonly connectionOptions?: Omit<ConnectionOptions, 'servers' | 'name'>;
+  /** The user's NATS `.creds` text (JWT and seed); `credentialsFile` reads it from a file. */
+  readonly credentials?: string;
+  readonly credentialsFile?: string;
+  /** Where replies to this connection's requests arrive; an identity may read only its own. */
+  readonly inboxPrefix?: string;
+  /**
+   * `manage` (default) checks and uses JetStream's API; `publish` only publishes to streams, for
+   * identities (daemons) that may not use the API at all.
+   */
+  readonly jetStreamAccess?: 'manage' | 'publish';
+  /** Anything else nats.js accepts (tls, ...). */
+  readonly connectionOptions?: Omit<ConnectionOptions, 'servers' | 'name' | 'authenticator' | 'inboxPrefix'>;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
@@ -50,6 +61,8 @@ export async function connectMessaging(options: ConnectMessagingOptions): Promis
       // a measurable share of a busy daemon's CPU, for traces our typed errors do not need.
       noAsyncTraces: true,
       ...options.connectionOptions,
+      ...authenticationOf(options),
+      ...(options.inboxPrefix ? { inboxPrefix: options.inboxPrefix } : {}),
       servers: typeof options.url === 'string' ? options.url : [...options.url],
       name: options.name,
       timeout: options.connectTimeoutMs ?? 10_000,
@@ -63,9 +76,11 @@ export async function connectMessaging(options: ConnectMessagingOptions): Promis
   }
   watchStatus({ nats, logger, name: options.name, onStatus: options.onStatus });
 
+  const publishOnly = options.jetStreamAccess === 'publish';
   let manager: JetStreamManager;
   try {
-    manager = await jetstreamManager(nats, { timeout: requestTimeoutMs });
+    // A publish-only identity may not call the API: its manager is never used, so not checked.
+    manager = await jetstreamManager(nats, { timeout: requestTimeoutMs, checkAPI: !publishOnly });
   } catch (error) {
     await nats.close().catch(() => undefined);
     throw new MessagingNotReadyError(`JetStream is not available: ${describeCause(error)}`, error);
@@ -73,8 +88,20 @@ export async function connectMessaging(options: ConnectMessagingOptions): Promis
   logger.info({ server: nats.getServer(), name: options.name, namespace: namespace.value }, 'messaging connected');
 
   const connection: MessagingConnection = { namespace, logger, close: () => drainConnection(nats) };
-  attachNatsClients(connection, { nats, jetstream: jetstream(nats, { timeout: requestTimeoutMs }), manager });
+  attachNatsClients(connection, { nats, jetstream: jetstream(nats, { timeout: requestTimeoutMs }), manager, publishOnly });
   return connection;
+}
+
+function authenticationOf(options: ConnectMessagingOptions): Pick<ConnectionOptions, 'authenticator'> {
+  let creds = options.credentials;
+  if (creds === undefined && options.credentialsFile !== undefined) {
+    try {
+      creds = readFileSync(options.credentialsFile, 'utf8');
+    } catch (error) {
+      throw new MessagingNotReadyError(`cannot read NATS credentials ${options.credentialsFile}: ${describeCause(error)}`, error);
+    }
+  }
+  return creds === undefined ? {} : { authenticator: credsAuthenticator(new TextEncoder().encode(creds)) };
 }
 
 /** The same connection (same clients, same namespace) logging to `logger`, e.g. a component's. */
@@ -92,23 +119,32 @@ export function natsServerVersion(connection: MessagingConnection): string | und
 /** Throws `MessagingNotReadyError` unless the server answers a flush and a JetStream call in time. */
 export async function checkNatsReady(connection: MessagingConnection, options: { timeoutMs?: number } = {}): Promise<void> {
   const timeoutMs = options.timeoutMs ?? 2_000;
-  const { nats, manager } = natsClients(connection);
+  const { nats, manager, publishOnly } = natsClients(connection);
   if (nats.isClosed()) throw new MessagingNotReadyError('NATS connection is closed');
   if (nats.isDraining()) throw new MessagingNotReadyError('NATS connection is draining');
   try {
     await withTimeout(nats.flush(), { timeoutMs, label: 'NATS flush' });
-    await withTimeout(manager.getAccountInfo(), { timeoutMs, label: 'JetStream account info' });
+    // A publish-only identity has no JetStream API to ask; the flush proves the connection.
+    if (!publishOnly) await withTimeout(manager.getAccountInfo(), { timeoutMs, label: 'JetStream account info' });
   } catch (error) {
     throw new MessagingNotReadyError(`NATS is not ready: ${describeCause(error)}`, error);
   }
+}
+
+const DRAIN_TIMEOUT_MS = 3_000;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 async function drainConnection(nats: NatsConnection): Promise<void> {
   if (nats.isClosed()) return;
   if (!nats.isDraining()) {
     try {
-      await nats.drain();
-      return;
+      // A drain waits for the server; one that never answers again (a revoked user reconnecting
+      // forever, a server gone) must not hold the process: past the bound, close.
+      const drained = await Promise.race([nats.drain().then(() => true), delay(DRAIN_TIMEOUT_MS).then(() => false)]);
+      if (drained) return;
     } catch {
       // Draining can fail on a broken connection; closing below still releases everything.
     }
@@ -131,9 +167,13 @@ function watchStatus(options: {
         case 'slowConsumer':
           logger.warn({ name, status: status.type }, `NATS ${status.type}`);
           break;
-        case 'error':
-          logger.error({ name, error: describeCause(status.error) }, 'NATS error');
+        case 'error': {
+          const error = describeCause(status.error);
+          // A refused subject is a bug in an identity's grant (or an attack): named so logs can be searched for it.
+          const event = /permissions violation/i.test(error) ? 'nats_permission_violation' : 'nats_error';
+          logger.error({ name, event, error }, 'NATS error');
           break;
+        }
         case 'reconnect':
           logger.info({ name, server: status.server }, 'NATS reconnected');
           break;

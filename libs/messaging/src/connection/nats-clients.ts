@@ -7,6 +7,8 @@ export interface NatsClients {
   readonly nats: NatsConnection;
   readonly jetstream: JetStreamClient;
   readonly manager: JetStreamManager;
+  /** The identity may only publish to streams: its manager must not be used. */
+  readonly publishOnly: boolean;
 }
 
 // Keyed by the connection object, so nothing outside this lib can reach the raw clients through it.

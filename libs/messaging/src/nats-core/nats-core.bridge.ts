@@ -4,6 +4,7 @@ import type { MsgHdrs } from '@nats-io/transport-node';
 
 export {
   connect,
+  credsAuthenticator,
   headers,
   nanos,
   millis,

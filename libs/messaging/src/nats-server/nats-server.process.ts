@@ -9,8 +9,10 @@ export interface NatsServerProcess {
 }
 
 export interface StartNatsServerOptions {
-  /** JetStream store directory; created when missing. */
+  /** JetStream store directory; created when missing. Ignored with `configFile`, which names its own. */
   readonly storeDirectory: string;
+  /** A server config (operator mode, TLS, ...): it then sets host, port and JetStream itself. */
+  readonly configFile?: string;
   /** 0 lets nats-server pick a free port. */
   readonly port?: number;
   readonly executable?: string;
@@ -39,9 +41,10 @@ const listeningLine = /Listening for client connections on ([\d.]+):(\d+)/;
 export async function startNatsServer(options: StartNatsServerOptions): Promise<NatsServerProcess> {
   mkdirSync(options.storeDirectory, { recursive: true });
   const port = options.port && options.port > 0 ? String(options.port) : '-1';
+  const args = options.configFile ? ['-c', options.configFile] : ['-a', '127.0.0.1', '-p', port, '-js', '-sd', options.storeDirectory];
   const child = spawn(
     options.executable ?? 'nats-server',
-    ['-a', '127.0.0.1', '-p', port, '-js', '-sd', options.storeDirectory],
+    args,
     { stdio: ['ignore', 'ignore', 'pipe'], detached: options.ownProcessGroup ?? false },
   );
   const url = await waitForListening(child, options.startTimeoutMs ?? 15_000);
