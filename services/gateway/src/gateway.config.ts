@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { databaseServiceConfigSchema } from '@switchyard/service-kit';
 
 const milliseconds = (defaultValue: number) => z.coerce.number().int('must be an integer').positive('must be positive').default(defaultValue);
+const count = (defaultValue: number) => z.coerce.number().int('must be an integer').positive('must be positive').default(defaultValue);
 
 export const gatewayConfigSchema = databaseServiceConfigSchema(8080).extend({
   /**
@@ -21,6 +22,20 @@ export const gatewayConfigSchema = databaseServiceConfigSchema(8080).extend({
    * trigger key makes each minute fire once). 0 turns the scheduler off in this replica.
    */
   GATEWAY_AUTOPILOT_TICK_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 (off) or positive').default(20_000),
+  /**
+   * Invalid API tokens (unknown, revoked) one client address may present, over REST and the
+   * WebSocket together, within GATEWAY_AUTH_FAILURE_WINDOW_MS. Past them every request of that
+   * address that brings a token is answered 429 with Retry-After, until the oldest failure leaves
+   * the window. Per replica; behind a proxy the proxy is the address.
+   */
+  GATEWAY_AUTH_FAILURE_LIMIT: count(10),
+  GATEWAY_AUTH_FAILURE_WINDOW_MS: milliseconds(60_000),
+  /**
+   * How often the tokens of open WebSockets are checked (one query for all of them), so a socket
+   * whose token was revoked through another replica is closed too; revocations made here close
+   * at once.
+   */
+  GATEWAY_LIVE_TOKEN_RECHECK_MS: milliseconds(2_000),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

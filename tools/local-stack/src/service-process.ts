@@ -20,7 +20,8 @@ export class ServiceProcess {
   readonly exited: Promise<void>;
 
   constructor(private readonly options: StartServiceProcessOptions) {
-    this.log = createWriteStream(options.logFile, { flags: 'a' });
+    // Owner-only, like the rest of the home: a service's log names tasks, agents and its settings.
+    this.log = createWriteStream(options.logFile, { flags: 'a', mode: 0o600 });
     // Own process group: Ctrl-C reaches only the supervisor, which stops children in order.
     this.child = spawn(process.execPath, ['--enable-source-maps', options.entry], {
       env: options.env,

@@ -3,7 +3,7 @@ import { DecodeError } from '../errors/messaging.errors';
 import { decodeReply, encodeReply } from '../request-reply/reply.envelope';
 import { toReplyError } from '../request-reply/request-reply';
 import { ReplyError } from '../request-reply/reply.envelope';
-import { jsonCodec, zodCodec } from './message.codec';
+import { decodeJsonText, jsonCodec, zodCodec } from './message.codec';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -24,6 +24,15 @@ describe('codecs', () => {
 
     expect(codec.decode(encode('{"taskId":"t1","extra":true}'))).toEqual({ taskId: 't1' });
     expect(() => codec.decode(encode('{"taskId":1}'))).toThrow(DecodeError);
+  });
+
+  it('decodes JSON text with a schema, and refuses an empty text, non-JSON and a mismatch as DecodeError', () => {
+    const schema = z.object({ taskId: z.string() });
+
+    expect(decodeJsonText('{"taskId":"t1"}', schema)).toEqual({ taskId: 't1' });
+    expect(() => decodeJsonText('', schema)).toThrow(/not valid JSON/);
+    expect(() => decodeJsonText('not json {', schema)).toThrow(DecodeError);
+    expect(() => decodeJsonText('{"taskId":1}', schema)).toThrow(/does not match its schema/);
   });
 });
 

@@ -3,6 +3,7 @@ import type { JsMsg } from '@nats-io/jetstream';
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { extractTraceContext, headersToRecord } from '../headers/trace-context.propagation';
 import { messageHeaders } from '../nats-core/nats-core.bridge';
+import { describeCause } from '../errors/messaging.errors';
 import { settle } from './consume-loop';
 
 /**
@@ -30,14 +31,15 @@ export interface PulledMessage {
 }
 
 export function toPulledMessage(connection: MessagingConnection, message: JsMsg): PulledMessage {
-  const headers = messageHeaders(message);
+  const subject = connection.namespace.logicalSubject(message.subject);
+  const { headers, traceContext } = readHeaders(connection, { message, subject });
   return {
-    subject: connection.namespace.logicalSubject(message.subject),
+    subject,
     data: message.data,
-    headers: headersToRecord(headers),
+    headers,
     streamSequence: message.info.streamSequence,
     deliveryCount: message.info.deliveryCount,
-    traceContext: extractTraceContext(headers, ROOT_CONTEXT),
+    traceContext,
     ack: () => settle(() => message.ack()),
     nak: (delayMs) => settle(() => message.nak(delayMs)),
     // No reason argument: servers before 2.10.4 do not recognise `+TERM <reason>` and redeliver the
@@ -45,4 +47,18 @@ export function toPulledMessage(connection: MessagingConnection, message: JsMsg)
     term: () => settle(() => message.term()),
     working: () => settle(() => message.working()),
   };
+}
+
+/**
+ * Headers are the publisher's bytes: ones nats.js cannot parse (a name with a space) are read as
+ * none, and logged. Throwing instead would hand the message back forever (and stall a batch).
+ */
+function readHeaders(connection: MessagingConnection, options: { readonly message: JsMsg; readonly subject: string }): { headers: Record<string, string>; traceContext: Context } {
+  try {
+    const headers = messageHeaders(options.message);
+    return { headers: headersToRecord(headers), traceContext: extractTraceContext(headers, ROOT_CONTEXT) };
+  } catch (error) {
+    connection.logger.warn({ subject: options.subject, streamSeq: options.message.info.streamSequence, error: describeCause(error) }, 'unreadable message headers ignored');
+    return { headers: {}, traceContext: ROOT_CONTEXT };
+  }
 }

@@ -1,25 +1,26 @@
-import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
-import { connectMessaging, type MessagingConnection } from '../connection/messaging.connection';
+import { z } from 'zod';
+import { uniqueNamespace, connectTestMessaging } from '@switchyard/testing';
+import type { MessagingConnection } from '../connection/messaging.connection';
 import type { StreamDefinition } from '../provisioning/stream.definitions';
 import { provisionStreams } from '../provisioning/stream.provisioner';
 import { publish } from '../publishing/jetstream.publisher';
 import { firstStoredMessage, openOrderedReplay } from '../replay/ordered-replay';
 import { deleteNamespaceStreams } from '../testing-support/namespace-cleanup';
-import { publishNotice, subscribeNotices, type Notice } from './core-notices';
+import { decodeNotice, publishNotice, subscribeNotices, type Notice } from './core-notices';
 import { flushConnection, publishRawNotice } from '../testing-support/collect-notices';
 
 const events: StreamDefinition = { name: 'EVENTS', subjects: ['event.>'], storage: 'memory', duplicateWindowMs: 60_000 };
 
 describe('core notices and stream replay (real nats-server)', () => {
   let connection: MessagingConnection;
-  const warnings: string[] = [];
+  const warnings: Array<{ subject: unknown; message: string }> = [];
+  const errors: Array<{ fields: object; message: string }> = [];
 
   beforeAll(async () => {
-    connection = await connectMessaging({
-      url: testNatsUrl(),
+    connection = await connectTestMessaging({
       name: 'core-notices-int',
       namespace: uniqueNamespace(),
-      logger: { debug: () => undefined, info: () => undefined, warn: (_fields: object, message: string) => warnings.push(message), error: () => undefined },
+      logger: { debug: () => undefined, info: () => undefined, warn: (fields: Record<string, unknown>, message: string) => warnings.push({ subject: fields['subject'], message }), error: (fields: object, message: string) => errors.push({ fields, message }) },
     });
     await provisionStreams(connection, [events]);
   });
@@ -47,7 +48,36 @@ describe('core notices and stream replay (real nats-server)', () => {
       { subject: 'notify.probe.a', value: { n: 1 } },
       { subject: 'notify.probe.c', value: { n: 3 } },
     ]);
-    expect(warnings).toEqual(['notice dropped']);
+    expect(errors.map((entry) => entry.message)).toEqual(['notice handler failed; notice dropped']);
+    errors.length = 0;
+  });
+
+  it('decodes notices with a schema: non-JSON, empty and refused ones are logged with their subject and skipped, handler rejections too', async () => {
+    const probeSchema = z.object({ n: z.number() });
+    const received: number[] = [];
+    const subscription = subscribeNotices(connection, {
+      subject: 'notify.typed.*',
+      max: 6,
+      onNotice: async (notice) => {
+        const { n } = decodeNotice(notice, probeSchema);
+        if (n < 0) throw new Error(`cannot handle ${n}`);
+        await Promise.resolve();
+        received.push(n);
+      },
+    });
+    await flushConnection(connection);
+    warnings.length = 0;
+    publishNotice(connection, 'notify.typed.a', { n: 1 });
+    publishRawNotice(connection, 'notify.typed.garbled', 'not json {');
+    publishNotice(connection, 'notify.typed.empty');
+    publishNotice(connection, 'notify.typed.refused', { n: 'one' });
+    publishNotice(connection, 'notify.typed.rejected', { n: -1 });
+    publishNotice(connection, 'notify.typed.b', { n: 2 });
+    await subscription.closed;
+
+    expect(received).toEqual([1, 2]);
+    expect(warnings).toEqual(['notify.typed.garbled', 'notify.typed.empty', 'notify.typed.refused'].map((subject) => ({ subject, message: 'malformed notice ignored' })));
+    expect(errors).toEqual([{ fields: { subject: 'notify.typed.rejected', error: 'Error: cannot handle -1' }, message: 'notice handler failed; notice dropped' }]);
   });
 
   it('sends a bare nudge as an empty message, and stops at max', async () => {

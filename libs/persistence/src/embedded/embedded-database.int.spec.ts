@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -127,6 +127,19 @@ describe('embedded database (PGlite behind the wire multiplexer)', () => {
   });
 });
 
+/** `d700` / `f600` and how many entries of the tree have it. */
+function modesUnder(root: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const visit = (entry: string): void => {
+    const stats = lstatSync(entry);
+    const key = `${stats.isDirectory() ? 'd' : 'f'}${(stats.mode & 0o777).toString(8)}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+    if (stats.isDirectory()) for (const name of readdirSync(entry)) visit(path.join(entry, name));
+  };
+  visit(root);
+  return counts;
+}
+
 describe('embedded database with a data directory', () => {
   let parent: string;
 
@@ -157,5 +170,31 @@ describe('embedded database with a data directory', () => {
     } finally {
       await second.stop();
     }
+  });
+
+  it('keeps its data owner-only: every folder 0700, every file 0600, the lock file too', async () => {
+    const dataDirectory = path.join(parent, 'private-pgdata');
+    const database = await startEmbeddedDatabase({ dataDirectory });
+    try {
+      const writer = await connected(database.url);
+      await writer.query('create table secret_row (id int primary key)');
+      await writer.end();
+      expect(Object.keys(modesUnder(dataDirectory)).sort()).toEqual(['d700', 'f600']);
+      expect(modesUnder(`${dataDirectory}.lock`)).toEqual({ f600: 1 });
+    } finally {
+      await database.stop();
+    }
+  });
+
+  it('tightens a data directory an earlier version left world-readable', async () => {
+    const dataDirectory = path.join(parent, 'old-pgdata');
+    await (await startEmbeddedDatabase({ dataDirectory })).stop();
+    chmodSync(dataDirectory, 0o755);
+    chmodSync(path.join(dataDirectory, 'PG_VERSION'), 0o666);
+
+    const database = await startEmbeddedDatabase({ dataDirectory });
+    await database.stop();
+
+    expect(Object.keys(modesUnder(dataDirectory)).sort()).toEqual(['d700', 'f600']);
   });
 });

@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { prepareDataDirectory, restrictDataDirectory } from './data-directory.permissions';
 import { startWireMultiplexer } from './wire-multiplexer';
 
 /**
@@ -17,7 +18,7 @@ import { startWireMultiplexer } from './wire-multiplexer';
  */
 
 export interface EmbeddedDatabaseOptions {
-  /** Where the data files live; undefined keeps everything in memory. */
+  /** Where the data files live (owner-only: folders 0700, files 0600); undefined keeps everything in memory. */
   readonly dataDirectory?: string;
   /** 0 (the default) picks a free port. */
   readonly port?: number;
@@ -40,7 +41,9 @@ export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions = {
   const releaseLock = dataDirectory === undefined ? () => undefined : lockDataDirectory(dataDirectory);
   let database: PGlite | undefined;
   try {
+    if (dataDirectory !== undefined) prepareDataDirectory(dataDirectory);
     database = await PGlite.create(dataDirectory);
+    if (dataDirectory !== undefined) restrictDataDirectory(dataDirectory);
     const multiplexer = await startWireMultiplexer({
       database,
       host,
@@ -80,7 +83,7 @@ function lockDataDirectory(dataDirectory: string): () => void {
   const lockPath = `${dataDirectory}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const descriptor = openSync(lockPath, 'wx');
+      const descriptor = openSync(lockPath, 'wx', 0o600);
       writeSync(descriptor, String(process.pid));
       closeSync(descriptor);
       return () => rmSync(lockPath, { force: true });

@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { prepareStateDirectory } from './state-directory';
+import { preparePrivateDirectory, prepareStateDirectory } from './state-directory';
+
+const modeOf = async (file: string): Promise<string> => ((await stat(file)).mode & 0o777).toString(8);
 
 describe('state directory', () => {
   let repository: string;
@@ -28,5 +30,35 @@ describe('state directory', () => {
     await writeFile(path.join(home, '.gitignore'), '*\n!notes.md\n');
     prepareStateDirectory(home);
     expect(await readFile(path.join(home, '.gitignore'), 'utf8')).toBe('*\n!notes.md\n');
+  });
+
+  it('creates the home and every missing parent owner-only (0700), its .gitignore 0600', async () => {
+    const home = prepareStateDirectory(path.join(repository, 'parent', 'home'));
+
+    expect(await modeOf(path.join(repository, 'parent'))).toBe('700');
+    expect(await modeOf(home)).toBe('700');
+    expect(await modeOf(path.join(home, '.gitignore'))).toBe('600');
+  });
+
+  it('leaves the mode of a home that already exists (the operator may share it)', async () => {
+    const shared = path.join(repository, 'shared');
+    await mkdir(shared);
+    await chmod(shared, 0o750);
+    prepareStateDirectory(shared);
+    expect(await modeOf(shared)).toBe('750');
+  });
+
+  it('makes a folder of ours 0700 and the files in it 0600, also ones an earlier version left 0644', async () => {
+    const home = prepareStateDirectory(path.join(repository, 'home'));
+    const outbox = path.join(home, 'outbox');
+    await mkdir(outbox, { mode: 0o755 });
+    await writeFile(path.join(outbox, 'task-1.jsonl'), '{}\n', { mode: 0o644 });
+
+    preparePrivateDirectory(outbox);
+    preparePrivateDirectory(path.join(home, 'logs'));
+
+    expect(await modeOf(outbox)).toBe('700');
+    expect(await modeOf(path.join(outbox, 'task-1.jsonl'))).toBe('600');
+    expect(await modeOf(path.join(home, 'logs'))).toBe('700');
   });
 });

@@ -1,5 +1,6 @@
-import { mkdir, open, readdir, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, readdir, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE, preparePrivateDirectory } from '@switchyard/service-kit';
 
 /** One message waiting for its JetStream ack. */
 export interface OutboxEntry {
@@ -19,11 +20,13 @@ const CLOSED_SUFFIX = '.closed';
  * The daemon's on-disk outbox, one append-only JSONL file per task plus its acknowledged
  * high-water mark. A line is written before the message is published, so a daemon that dies (or a
  * NATS outage) loses nothing: on restart every line above the mark is published again, and the
- * deterministic message id lets JetStream drop what had in fact arrived.
+ * deterministic message id lets JetStream drop what had in fact arrived. The lines are task
+ * messages (agent output, tool input), so the folder is 0700 and its files 0600.
  */
 export class OutboxFileStore {
   private readonly handles = new Map<string, Promise<FileHandle>>();
   private readonly batches = new Map<string, AppendBatches>();
+  private prepared: Promise<void> | undefined;
 
   constructor(private readonly directory: string) {}
 
@@ -73,7 +76,7 @@ export class OutboxFileStore {
   }
 
   async markAcknowledged(taskId: string, seq: number): Promise<void> {
-    await writeFile(this.file(taskId, ACKED_SUFFIX), String(seq));
+    await writeFile(this.file(taskId, ACKED_SUFFIX), String(seq), { mode: PRIVATE_FILE_MODE });
   }
 
   async remove(taskId: string): Promise<void> {
@@ -90,7 +93,7 @@ export class OutboxFileStore {
    * seq order; a torn last line is dropped.
    */
   async recover(): Promise<{ tasks: string[]; pending: OutboxEntry[] }> {
-    await mkdir(this.directory, { recursive: true });
+    await this.prepareDirectory();
     const names = await readdir(this.directory);
     const tasks: string[] = [];
     const pending: OutboxEntry[] = [];
@@ -119,10 +122,22 @@ export class OutboxFileStore {
   private handleFor(taskId: string): Promise<FileHandle> {
     let handle = this.handles.get(taskId);
     if (!handle) {
-      handle = mkdir(this.directory, { recursive: true }).then(() => open(this.file(taskId, ENTRIES_SUFFIX), 'a'));
+      handle = this.prepareDirectory().then(() => open(this.file(taskId, ENTRIES_SUFFIX), 'a', PRIVATE_FILE_MODE));
       this.handles.set(taskId, handle);
     }
     return handle;
+  }
+
+  /** Once per store: also tightens the files an earlier version wrote with the default modes. */
+  private prepareDirectory(): Promise<void> {
+    this.prepared ??= Promise.resolve()
+      .then(() => void preparePrivateDirectory(this.directory))
+      .catch((error: unknown) => {
+        // Tried again by the next caller (a full disk may have room by then).
+        this.prepared = undefined;
+        throw error;
+      });
+    return this.prepared;
   }
 
   private file(taskId: string, suffix: string): string {

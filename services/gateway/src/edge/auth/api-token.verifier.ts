@@ -23,4 +23,14 @@ export class ApiTokenVerifier {
     const row = rows[0];
     return row ? { workspaceId: row.workspace_id, tokenId: row.id } : undefined;
   }
+
+  /**
+   * Which of these token hashes still belong to a token that is not revoked: one query for every
+   * open live connection. By hash, not id: a bootstrap token configured afresh keeps its id.
+   */
+  async activeTokenHashes(tokenHashes: readonly string[]): Promise<Set<string>> {
+    if (tokenHashes.length === 0) return new Set();
+    const rows = await this.dataSource.query<Array<{ token_hash: string }>>(`select token_hash from api_token where token_hash = any($1::text[]) and revoked_at is null`, [[...tokenHashes]]);
+    return new Set(rows.map((row) => row.token_hash));
+  }
 }

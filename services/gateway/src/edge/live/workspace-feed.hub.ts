@@ -1,13 +1,13 @@
 import type { DataSource } from 'typeorm';
-import { parseEvent, subjects, type TaskEventType } from '@switchyard/contracts';
-import { subscribeNotices, type MessagingConnection, type NoticeSubscription } from '@switchyard/messaging';
+import { EVENT_CATALOG, subjects, type EventOf, type TaskEventType } from '@switchyard/contracts';
+import { decodeNotice, subscribeNotices, type MessagingConnection, type Notice, type NoticeSubscription } from '@switchyard/messaging';
 import { workspaceOfTask } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { WORKSPACE_NOTICE_FILTER, workspaceNoticeSchema } from '../../workspace/notices/workspace-notice';
 import type { WorkspaceFeedFrame } from './live.frames';
 import { taskStatusChangeOf } from './task-status.mapper';
 
-const LIFECYCLE_EVENTS: readonly TaskEventType[] = [
+const LIFECYCLE_EVENTS = [
   'task.enqueued',
   'task.deferred',
   'task.claimed',
@@ -19,7 +19,8 @@ const LIFECYCLE_EVENTS: readonly TaskEventType[] = [
   'task.cancel_requested',
   'task.cancelled',
   'task.timed_out',
-];
+] as const satisfies readonly TaskEventType[];
+type LifecycleEvent = EventOf<(typeof LIFECYCLE_EVENTS)[number]>;
 const REMEMBERED_TASKS = 10_000;
 
 type Listener = (frame: WorkspaceFeedFrame) => void;
@@ -42,12 +43,14 @@ export class WorkspaceFeedHub {
   ) {}
 
   start(): void {
-    // A message that is not JSON, or not what its subject promises, is logged by the messaging
-    // layer and skipped: one poison message must not end the feed (or the gateway).
+    // Anyone on the bus can publish here: each message is decoded against its subject's contract
+    // (the event's envelope schema, the notice schema), and one that is not JSON or not what the
+    // subject promises is logged and skipped by the messaging layer. It never ends the feed.
     for (const type of LIFECYCLE_EVENTS) {
-      this.subscriptions.push(subscribeNotices(this.connection, { subject: subjects.eventTypeFilter(type), onNotice: (message) => this.dispatch(JSON.parse(message.text)) }));
+      const schema = EVENT_CATALOG[type].envelope;
+      this.subscriptions.push(subscribeNotices(this.connection, { subject: subjects.eventTypeFilter(type), onNotice: (notice) => this.dispatch(decodeNotice(notice, schema)) }));
     }
-    this.subscriptions.push(subscribeNotices(this.connection, { subject: WORKSPACE_NOTICE_FILTER, onNotice: (message) => this.forwardNotice(message.subject, JSON.parse(message.text)) }));
+    this.subscriptions.push(subscribeNotices(this.connection, { subject: WORKSPACE_NOTICE_FILTER, onNotice: (notice) => this.forwardNotice(notice) }));
   }
 
   stop(): void {
@@ -65,23 +68,21 @@ export class WorkspaceFeedHub {
     };
   }
 
-  private async dispatch(data: unknown): Promise<void> {
-    const parsed = parseEvent(data);
-    if (!parsed.ok) return;
-    const change = taskStatusChangeOf(parsed.event);
+  private async dispatch(event: LifecycleEvent): Promise<void> {
+    const change = taskStatusChangeOf(event);
     if (!change || this.listeners.size === 0) return;
-    const workspaceId = parsed.event.type === 'task.enqueued' ? parsed.event.payload.workspaceId : await this.workspaceOf(change.taskId);
+    const workspaceId = event.type === 'task.enqueued' ? event.payload.workspaceId : await this.workspaceOf(change.taskId);
     if (workspaceId === undefined) return;
     this.remember(change.taskId, workspaceId);
     for (const listener of this.listeners.get(workspaceId) ?? []) listener({ type: 'task', ...change });
   }
 
-  private forwardNotice(logicalSubject: string, data: unknown): void {
-    if (!logicalSubject.startsWith(NOTICE_SUBJECT_PREFIX)) return;
-    const listeners = this.listeners.get(logicalSubject.slice(NOTICE_SUBJECT_PREFIX.length));
+  private forwardNotice(notice: Notice): void {
+    if (!notice.subject.startsWith(NOTICE_SUBJECT_PREFIX)) return;
+    const listeners = this.listeners.get(notice.subject.slice(NOTICE_SUBJECT_PREFIX.length));
     if (!listeners) return;
-    const notice = workspaceNoticeSchema.parse(data);
-    for (const listener of listeners) listener({ type: 'workspace', ...notice });
+    const workspaceNotice = decodeNotice(notice, workspaceNoticeSchema);
+    for (const listener of listeners) listener({ type: 'workspace', ...workspaceNotice });
   }
 
   private async workspaceOf(taskId: string): Promise<string | undefined> {
