@@ -7,7 +7,11 @@ import * as session from './session-commands.schema';
 import * as task from './task-commands.schema';
 import { uuidv7 } from './uuidv7';
 
-/** A command request: sent request/reply on `cmd.<command>`; `requestId` is the idempotency key. */
+/**
+ * A command request, sent request/reply: on `cmd.<command>.<daemonId>` when a daemon sends it (the
+ * responder reads the sender from the subject, which NATS permissions vouch for), on
+ * `cmd.<command>` when a service does. `requestId` is the idempotency key.
+ */
 export interface CommandEnvelope<TCommand extends string = string, TPayload = unknown, TVersion extends number = number> {
   /** Retrying with the same id must return the first outcome, never apply twice. */
   requestId: string;
@@ -17,14 +21,22 @@ export interface CommandEnvelope<TCommand extends string = string, TPayload = un
   payload: TPayload;
 }
 
+/**
+ * Who sends a command. A daemon-sent one carries the daemon's id as the last subject token, so a
+ * daemon's NATS identity can be allowed its own commands only; a service-sent one has no sender token.
+ */
+export type CommandSender = 'daemon' | 'service';
+
 function defineCommand<
   const TCommand extends string,
   const TVersion extends number,
+  const TSentBy extends CommandSender,
   TPayload extends z.ZodType,
   TResult extends z.ZodType,
 >(definition: {
   command: TCommand;
   schemaVersion: TVersion;
+  sentBy: TSentBy;
   payload: TPayload;
   result: TResult;
 }) {
@@ -50,60 +62,70 @@ export const COMMAND_CATALOG = {
   'task.enqueue': defineCommand({
     command: 'task.enqueue',
     schemaVersion: 1,
+    sentBy: 'service',
     payload: task.taskEnqueuePayloadSchema,
     result: task.taskStateResultSchema,
   }),
   'task.claim': defineCommand({
     command: 'task.claim',
     schemaVersion: 1,
+    sentBy: 'daemon',
     payload: task.taskClaimPayloadSchema,
     result: task.taskClaimResultSchema,
   }),
   'task.start': defineCommand({
     command: 'task.start',
     schemaVersion: 1,
+    sentBy: 'daemon',
     payload: task.taskStartPayloadSchema,
     result: task.taskLeaseResultSchema,
   }),
   'task.renew': defineCommand({
     command: 'task.renew',
     schemaVersion: 1,
+    sentBy: 'daemon',
     payload: task.taskRenewPayloadSchema,
     result: task.taskLeaseResultSchema,
   }),
   'task.complete': defineCommand({
     command: 'task.complete',
     schemaVersion: 1,
+    sentBy: 'daemon',
     payload: task.taskCompletePayloadSchema,
     result: task.taskStateResultSchema,
   }),
   'task.fail': defineCommand({
     command: 'task.fail',
     schemaVersion: 1,
+    sentBy: 'daemon',
     payload: task.taskFailPayloadSchema,
     result: task.taskFailResultSchema,
   }),
   'task.cancel': defineCommand({
     command: 'task.cancel',
     schemaVersion: 1,
+    sentBy: 'service',
     payload: task.taskCancelPayloadSchema,
     result: task.taskStateResultSchema,
   }),
   'task.requeue': defineCommand({
     command: 'task.requeue',
     schemaVersion: 1,
+    sentBy: 'service',
     payload: task.taskRequeuePayloadSchema,
     result: task.taskStateResultSchema,
   }),
   'task.cancel_matching': defineCommand({
     command: 'task.cancel_matching',
     schemaVersion: 1,
+    sentBy: 'service',
     payload: task.taskCancelMatchingPayloadSchema,
     result: task.taskCancelMatchingResultSchema,
   }),
   'task.release_orphans': defineCommand({
     command: 'task.release_orphans',
     schemaVersion: 1,
+    sentBy: 'daemon',
     payload: task.taskReleaseOrphansPayloadSchema,
     result: task.taskReleaseOrphansResultSchema,
   }),
@@ -117,6 +139,7 @@ export const SESSION_COMMAND_CATALOG = {
   'session.resolve': defineCommand({
     command: 'session.resolve',
     schemaVersion: 1,
+    sentBy: 'daemon',
     payload: session.sessionResolvePayloadSchema,
     result: session.resumeDecisionSchema,
   }),
@@ -129,6 +152,23 @@ export type SessionResolveCommand = CommandEnvelope<'session.resolve', session.S
 export type CommandCatalog = typeof COMMAND_CATALOG;
 export type CommandName = keyof CommandCatalog;
 export const COMMAND_NAMES = Object.keys(COMMAND_CATALOG) as CommandName[];
+
+/** Every command of both catalogs. */
+export type AnyCommandName = CommandName | SessionCommandName;
+type AnyCommandCatalog = CommandCatalog & SessionCommandCatalog;
+/** Commands a daemon sends: on `cmd.<name>.<daemonId>`, answered for that daemon only. */
+export type DaemonCommandName = { [TName in AnyCommandName]: AnyCommandCatalog[TName]['sentBy'] extends 'daemon' ? TName : never }[AnyCommandName];
+/** Commands the services send (the gateway), on `cmd.<name>`. */
+export type ServiceCommandName = Exclude<AnyCommandName, DaemonCommandName>;
+
+/** Who sends the command named `name`. */
+export function commandSenderOf(name: AnyCommandName): CommandSender {
+  return Object.hasOwn(COMMAND_CATALOG, name) ? COMMAND_CATALOG[name as CommandName].sentBy : SESSION_COMMAND_CATALOG[name as SessionCommandName].sentBy;
+}
+
+export function isDaemonCommand(name: AnyCommandName): name is DaemonCommandName {
+  return commandSenderOf(name) === 'daemon';
+}
 
 export type TaskEnqueueCommand = CommandEnvelope<'task.enqueue', task.TaskEnqueuePayload, 1>;
 export type TaskClaimCommand = CommandEnvelope<'task.claim', task.TaskClaimPayload, 1>;

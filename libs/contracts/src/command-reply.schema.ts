@@ -10,6 +10,11 @@ export const COMMAND_ERROR_CODES = {
   terminal_state: { retryable: false },
   /** The report names an attempt that is no longer current; the sender should stop working on it. */
   stale_attempt: { retryable: false },
+  /**
+   * The request is not the sender's to make: its payload names another daemon than the one its
+   * subject names, or it repeats a request id another sender used. Nothing was changed or replayed.
+   */
+  sender_mismatch: { retryable: false },
   unavailable: { retryable: true },
   /** Safe to retry: the request id makes the retry idempotent. */
   internal: { retryable: true },

@@ -1,6 +1,17 @@
 import type { z } from 'zod';
 import type { Equal, Expect } from './type-equality.helper';
-import type { CommandCatalog, CommandName, CommandOf, CommandResults, SessionCommandCatalog, SessionResolveCommand, SwitchyardCommand, commandSchema } from './command-catalog';
+import type {
+  CommandCatalog,
+  CommandName,
+  CommandOf,
+  CommandResults,
+  DaemonCommandName,
+  ServiceCommandName,
+  SessionCommandCatalog,
+  SessionResolveCommand,
+  SwitchyardCommand,
+  commandSchema,
+} from './command-catalog';
 import type { CommandReply } from './command-reply.schema';
 import type * as session from './session-commands.schema';
 import type * as task from './task-commands.schema';
@@ -49,4 +60,10 @@ export type SessionCommandTypeTests = [
   Expect<Equal<z.infer<SessionCommandCatalog['session.resolve']['reply']>, CommandReply<session.ResumeDecision>>>,
   // The claim carries no resume decision: the daemon asks session-resume itself.
   Expect<Equal<Extract<keyof task.ClaimedTask, 'resume'>, never>>,
+];
+
+export type CommandSenderTypeTests = [
+  // Daemon-sent commands travel on `cmd.<name>.<daemonId>`; the rest are the services'.
+  Expect<Equal<DaemonCommandName, 'task.claim' | 'task.start' | 'task.renew' | 'task.complete' | 'task.fail' | 'task.release_orphans' | 'session.resolve'>>,
+  Expect<Equal<ServiceCommandName, 'task.enqueue' | 'task.cancel' | 'task.requeue' | 'task.cancel_matching'>>,
 ];

@@ -6,7 +6,7 @@ describe('@switchyard/contracts', () => {
     expect(contracts.EVENT_TYPES).toContain('task.message');
     expect(contracts.COMMAND_NAMES).toContain('task.claim');
     expect(Object.keys(contracts.STREAM_CATALOG)).toEqual(['TASK_EVENTS', 'RUNTIME_EVENTS', 'SESSION_EVENTS', 'DEAD_LETTERS']);
-    expect(contracts.subjects.command('task.claim')).toBe('cmd.task.claim');
+    expect(contracts.subjects.command('task.claim', 'd1')).toBe('cmd.task.claim.d1');
     expect(contracts.isUuidv7(contracts.uuidv7())).toBe(true);
     expect(typeof contracts.parseEvent).toBe('function');
     expect(typeof contracts.createEvent).toBe('function');

@@ -18,8 +18,8 @@ const request = {
 };
 
 describe('session.resolve command', () => {
-  it('is requested on cmd.session.resolve, which no stream captures', () => {
-    expect(subjects.command('session.resolve')).toBe('cmd.session.resolve');
+  it('is requested by a daemon on cmd.session.resolve.<daemonId>, which no stream captures', () => {
+    expect(subjects.command('session.resolve', 'd1')).toBe('cmd.session.resolve.d1');
     for (const stream of Object.values(STREAM_CATALOG)) {
       expect(stream.subjects.some((filter) => filter.startsWith('cmd'))).toBe(false);
     }

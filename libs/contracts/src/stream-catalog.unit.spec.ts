@@ -1,7 +1,7 @@
-import { COMMAND_NAMES } from './command-catalog';
+import { COMMAND_NAMES, isDaemonCommand, type CommandName } from './command-catalog';
 import { EVENT_TYPES } from './event-catalog';
 import { CONSUMER_DEFAULTS, STREAM_CATALOG } from './stream-catalog';
-import { subjects } from './subjects';
+import { SERVICE_PUBLISHERS, subjects } from './subjects';
 
 /** Minimal NATS subject matching, enough for the filters used here. */
 function matches(filter: string, subject: string): boolean {
@@ -27,16 +27,32 @@ describe('stream catalog', () => {
 
   it('stores every event type in exactly one stream', () => {
     for (const type of EVENT_TYPES) {
-      expect(streamsCapturing(`${type}.some-id`)).toHaveLength(1);
+      expect(streamsCapturing(subjects.forEvent({ type, aggregateId: 'some-id' }, 'd1'))).toHaveLength(1);
+      expect(streamsCapturing(subjects.forEvent({ type, aggregateId: 'some-id' }, SERVICE_PUBLISHERS.queue))).toHaveLength(1);
     }
-    expect(streamsCapturing(subjects.taskEvent('task.message', 't1'))).toEqual(['TASK_EVENTS']);
-    expect(streamsCapturing(subjects.runtimeHeartbeat('r1'))).toEqual(['RUNTIME_EVENTS']);
-    expect(streamsCapturing(subjects.sessionEvent('session.pinned', 's1'))).toEqual(['SESSION_EVENTS']);
+    expect(streamsCapturing(subjects.taskEvent({ type: 'task.message', taskId: 't1', publisher: 'd1' }))).toEqual(['TASK_EVENTS']);
+    expect(streamsCapturing(subjects.runtimeHeartbeat('r1', 'd1'))).toEqual(['RUNTIME_EVENTS']);
+    expect(streamsCapturing(subjects.sessionEvent({ type: 'session.pinned', sessionId: 's1', publisher: 'd1' }))).toEqual(['SESSION_EVENTS']);
     expect(streamsCapturing(subjects.deadLetter('TASK_EVENTS', 'projector'))).toEqual(['DEAD_LETTERS']);
   });
 
   it('never captures command subjects, which are request/reply', () => {
-    for (const name of COMMAND_NAMES) expect(streamsCapturing(subjects.command(name))).toEqual([]);
+    const commandSubject = (name: CommandName): string => (isDaemonCommand(name) ? subjects.command(name, 'd1') : subjects.command(name));
+    for (const name of COMMAND_NAMES) expect(streamsCapturing(commandSubject(name))).toEqual([]);
+  });
+
+  it('lets the filters of one aggregate and one event type see every publisher', () => {
+    const fromDaemon = subjects.taskEvent({ type: 'task.message', taskId: 't1', publisher: 'd1' });
+    const fromQueue = subjects.taskEvent({ type: 'task.cancel_requested', taskId: 't1', publisher: SERVICE_PUBLISHERS.queue });
+    expect(matches(subjects.aggregateFilter('task', 't1'), fromDaemon)).toBe(true);
+    expect(matches(subjects.aggregateFilter('task', 't1'), fromQueue)).toBe(true);
+    expect(matches(subjects.aggregateFilter('task', 't2'), fromQueue)).toBe(false);
+    expect(matches(subjects.aggregateEventFilter('task.message', 't1'), fromDaemon)).toBe(true);
+    expect(matches(subjects.aggregateEventFilter('task.message', 't1'), fromQueue)).toBe(false);
+    expect(matches(subjects.eventTypeFilter('task.cancel_requested'), fromQueue)).toBe(true);
+    expect(matches(subjects.aggregateKindFilter('task'), fromDaemon)).toBe(true);
+    expect(matches(subjects.commandFilter('task.claim'), subjects.command('task.claim', 'd1'))).toBe(true);
+    expect(matches(subjects.commandFilter('task.enqueue'), subjects.command('task.enqueue'))).toBe(true);
   });
 
   it('recommends finite redelivery with a backoff that fits max deliver', () => {

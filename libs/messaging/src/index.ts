@@ -27,3 +27,4 @@ export * from './transport/transport.contexts';
 export * from './transport/handler-error.filter';
 export * from './transport/messaging.transport';
 export * from './transport/connect-messaging-transport';
+export * from './trust';

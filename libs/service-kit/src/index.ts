@@ -7,6 +7,7 @@ export * from './health/readiness-check';
 export * from './health/health.controller';
 export * from './health/health.module';
 export * from './bootstrap/bootstrap-service';
+export * from './bootstrap/process-guards';
 export * from './config/service-config.schema';
 export * from './bootstrap/platform.module';
 export * from './bootstrap/define-service';

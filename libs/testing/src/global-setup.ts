@@ -1,30 +1,33 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- jest loads global setup outside its module map, where aliases do not resolve
-import { startNatsServer } from '../../messaging/src/nats-server/nats-server.process';
+import { createBusAuthority, saveBusAuthority } from '../../messaging/src/trust/bus-authority';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- as above
+import { startAuthenticatedNatsServer } from '../../messaging/src/trust/authenticated-nats-server';
 import {
+  TEST_BUS_AUTHORITY_KEY,
   TEST_DATABASE_URL_KEY,
   TEST_NATS_URL_KEY,
   EMBEDDED_DATABASE_MARKER,
   WELL_KNOWN_DATABASE_URLS,
-  WELL_KNOWN_NATS_URL,
-  natsWithJetStreamAnswers,
   postgresAnswers,
 } from './test-infrastructure';
 import { registerTeardown } from './global-teardown-registry';
 
 /**
- * Runs once in jest's parent process. Uses NATS_URL / DATABASE_URL when given, else the servers
- * on their standard local ports, else starts a private nats-server from PATH and marks the
- * database as embedded. Workers inherit the chosen URLs through the environment.
+ * Runs once in jest's parent process. Starts a private nats-server in operator mode (every test
+ * of a Switchyard system runs with authentication on; the machine's open server is not used) and
+ * keeps its authority where workers can mint users from it. Uses DATABASE_URL when given, else
+ * the Postgres on its standard local port, else marks the database as embedded. Workers inherit
+ * the choices through the environment.
  */
 export default async function globalSetup(): Promise<void> {
   // Every test file provisions the stream catalog in its own namespace; JetStream reserves each
   // stream's max_bytes, so keep test streams small (children and workers inherit this).
   process.env['SWITCHYARD_STREAM_MAX_BYTES_CAP'] ??= String(64 * 1024 * 1024);
   if (!process.env[TEST_NATS_URL_KEY]) {
-    process.env[TEST_NATS_URL_KEY] = await chooseNats();
+    await startTestBus();
   }
   if (!process.env[TEST_DATABASE_URL_KEY]) {
     process.env[TEST_DATABASE_URL_KEY] = await chooseDatabase();
@@ -37,13 +40,18 @@ export default async function globalSetup(): Promise<void> {
 const IGNORE_LOCAL_SERVERS_KEY = 'SWITCHYARD_TEST_IGNORE_LOCAL_SERVERS';
 const ignoreLocalServers = (): boolean => process.env[IGNORE_LOCAL_SERVERS_KEY] === '1';
 
-async function chooseNats(): Promise<string> {
-  const given = process.env['NATS_URL'];
-  if (given) return given;
-  if (!ignoreLocalServers() && (await natsWithJetStreamAnswers(WELL_KNOWN_NATS_URL))) return WELL_KNOWN_NATS_URL;
-  const server = await startNatsServer({ storeDirectory: mkdtempSync(path.join(tmpdir(), 'switchyard-test-nats-')) });
-  registerTeardown(() => server.stop());
-  return server.url;
+async function startTestBus(): Promise<void> {
+  const root = mkdtempSync(path.join(tmpdir(), 'switchyard-test-bus-'));
+  const authority = createBusAuthority();
+  const authorityDirectory = path.join(root, 'authority');
+  saveBusAuthority(authorityDirectory, authority);
+  const server = await startAuthenticatedNatsServer({ directory: path.join(root, 'nats'), authority });
+  registerTeardown(async () => {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+  process.env[TEST_NATS_URL_KEY] = server.url;
+  process.env[TEST_BUS_AUTHORITY_KEY] = authorityDirectory;
 }
 
 async function chooseDatabase(): Promise<string> {

@@ -9,3 +9,4 @@ export * from './service-child.process';
 export * from './process-census';
 export * from './system-processes';
 export * from './session-resolve.client';
+export * from './test-bus';

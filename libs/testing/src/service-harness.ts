@@ -1,8 +1,9 @@
-import { connectMessaging } from '@switchyard/messaging';
+import { catalogStreamDefinitions, provisionStreams, type BusIdentity } from '@switchyard/messaging';
 import { deleteNamespaceStreams } from '@switchyard/messaging/testing';
 import { runMigrations } from '@switchyard/persistence';
 import { ConfigValidationError, createJsonLogger, startService, type PlatformConfig, type ServiceBaseConfig, type ServiceDefinition } from '@switchyard/service-kit';
 import { createTestDatabase } from './test-database';
+import { connectTestMessaging, testCredentialsFile } from './test-bus';
 import { testNatsUrl, uniqueNamespace } from './test-environment';
 
 export interface ServiceUnderTest {
@@ -34,7 +35,7 @@ export async function startServiceForTest<Config extends ServiceBaseConfig & Pla
   const database = options.database ? await createTestDatabase() : undefined;
   const cleanup = async (): Promise<void> => {
     await database?.drop();
-    const connection = await connectMessaging({ url: testNatsUrl(), name: `${definition.service}-test-cleanup`, namespace });
+    const connection = await connectTestMessaging({ name: `${definition.service}-test-cleanup`, namespace });
     await deleteNamespaceStreams(connection);
     await connection.close();
   };
@@ -66,11 +67,11 @@ async function startReplica<Config extends ServiceBaseConfig & PlatformConfig>(
   return { url: running.url, namespace: first.namespace, databaseUrl: first.databaseUrl, stop: () => running.app.close() };
 }
 
-function bootInProcess<Config extends ServiceBaseConfig & PlatformConfig>(
+async function bootInProcess<Config extends ServiceBaseConfig & PlatformConfig>(
   definition: ServiceDefinition<Config>,
   options: { readonly namespace: string; readonly databaseUrl: string | undefined; readonly env: NodeJS.ProcessEnv | undefined },
 ) {
-  const config = definition.loadConfig({
+  const env: NodeJS.ProcessEnv = {
     NATS_URL: testNatsUrl(),
     SWITCHYARD_NAMESPACE: options.namespace,
     PORT: '0',
@@ -78,7 +79,12 @@ function bootInProcess<Config extends ServiceBaseConfig & PlatformConfig>(
     LOG_LEVEL: 'warn',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
-  });
+  };
+  // The service connects as itself, with its own grant: a subject it was not granted fails here too.
+  const identity = definition.busIdentity(definition.loadConfig(env));
+  await provisionForPublishOnly(identity, options.namespace);
+  const credentialsFile = env['NATS_CREDENTIALS_FILE'] ?? (await testCredentialsFile(identity, options.namespace));
+  const config = definition.loadConfig({ ...env, NATS_CREDENTIALS_FILE: credentialsFile });
   return startService({
     service: definition.service,
     config,
@@ -86,6 +92,20 @@ function bootInProcess<Config extends ServiceBaseConfig & PlatformConfig>(
     ...(definition.configureApp ? { configureApp: definition.configureApp } : {}),
     logger: createJsonLogger({ service: definition.service, level: 'warn' }),
   });
+}
+
+/**
+ * A daemon may only publish to streams; in a deployment the services have provisioned them. Alone
+ * under test, the streams are provisioned for it here, as an operator's tool would.
+ */
+async function provisionForPublishOnly(identity: BusIdentity, namespace: string): Promise<void> {
+  if (identity.kind !== 'daemon') return;
+  const connection = await connectTestMessaging({ name: `${identity.daemonId}-test-provisioning`, namespace });
+  try {
+    await provisionStreams(connection, catalogStreamDefinitions());
+  } finally {
+    await connection.close();
+  }
 }
 
 /** The keys a definition rejects in an environment, or an empty list when it accepts it. */

@@ -7,7 +7,9 @@ import { sendSessionResolve, type MessagingConnection, type ReplyEnvelope } from
  */
 export function askSessionResolve(
   connection: MessagingConnection,
-  request: { readonly agentId: string; readonly runtimeId: string; readonly source: TaskSource },
+  request: { readonly agentId: string; readonly runtimeId: string; readonly source: TaskSource; readonly sender?: string },
 ): Promise<ReplyEnvelope<ResumeDecision>> {
-  return sendSessionResolve(connection, { payload: { taskId: uuidv7(), ...request, forceFreshSession: false }, timeoutMs: 5_000 });
+  // Asked on `cmd.session.resolve.<sender>`, as a daemon asks; which daemon does not change the answer.
+  const { sender = 'daemon-test-observer', ...asked } = request;
+  return sendSessionResolve(connection, { sender, payload: { taskId: uuidv7(), ...asked, forceFreshSession: false }, timeoutMs: 5_000 });
 }

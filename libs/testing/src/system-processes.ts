@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectMessaging, type MessagingConnection } from '@switchyard/messaging';
+import { testCredentialsFile, testMessagingOptions } from './test-bus';
 import { deleteNamespaceStreams } from '@switchyard/messaging/testing';
 import { runMigrations } from '@switchyard/persistence';
 import { startMockModelServer, type MockModelServer } from './mock-model';
@@ -93,12 +94,13 @@ export async function startSystemProcesses(options: SystemProcessesOptions): Pro
     };
     const latest = new Map<SystemService, ServiceChild>();
     const startService = async (service: SystemService): Promise<ServiceChild> => {
-      const child = await start(`services/${service}/src/main.js`, { ...settings[service], ...options.serviceEnv?.[service] });
+      const credentials = await testCredentialsFile({ kind: 'service', name: service }, namespace);
+      const child = await start(`services/${service}/src/main.js`, { NATS_CREDENTIALS_FILE: credentials, ...settings[service], ...options.serviceEnv?.[service] });
       latest.set(service, child);
       return child;
     };
     for (const service of options.services) await startService(service);
-    const connection = await connectMessaging({ url: natsUrl, name: 'system-test-observer', namespace });
+    const connection = await connectMessaging({ ...(await testMessagingOptions({ name: 'system-test-observer', namespace })), url: natsUrl });
     // Undone first (cleanups run last to first): the streams, then the observer's connection.
     cleanups.push(() => connection.close(), () => deleteNamespaceStreams(connection));
     return {
@@ -108,9 +110,10 @@ export async function startSystemProcesses(options: SystemProcessesOptions): Pro
       home,
       gatewayUrl: latest.get('gateway')?.url ?? '',
       connection,
-      startDaemon: ({ daemonId, env }) =>
+      startDaemon: async ({ daemonId, env }) =>
         start('services/daemon/src/main.js', {
           DAEMON_ID: daemonId,
+          NATS_CREDENTIALS_FILE: await testCredentialsFile({ kind: 'daemon', daemonId }, namespace),
           SWITCHYARD_HOME: home,
           DAEMON_PATH: `${path.join(root, 'tests/agent-clis/node_modules/.bin')}${path.delimiter}${process.env['PATH'] ?? ''}`,
           ...env,

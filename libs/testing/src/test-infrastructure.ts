@@ -4,6 +4,8 @@ import { Client } from 'pg';
 /** Environment keys through which the jest bootstrap hands its NATS and database to test workers. */
 export const TEST_NATS_URL_KEY = 'SWITCHYARD_TEST_NATS_URL';
 export const TEST_DATABASE_URL_KEY = 'SWITCHYARD_TEST_DATABASE_URL';
+/** Directory of the test bus's authority, from which tests mint the users they connect as. */
+export const TEST_BUS_AUTHORITY_KEY = 'SWITCHYARD_TEST_BUS_AUTHORITY';
 /** Value of TEST_DATABASE_URL_KEY when no Postgres server answered. */
 export const EMBEDDED_DATABASE_MARKER = 'embedded';
 

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { STREAM_CATALOG, createCommand, subjects, type AgentMessage, type CommandPayloadOf, type TaskSource } from '@switchyard/contracts';
+import { SERVICE_PUBLISHERS, STREAM_CATALOG, createCommand, subjects, type AgentMessage, type CommandPayloadOf, type TaskSource } from '@switchyard/contracts';
 import { requestReply, type MessagingConnection } from '@switchyard/messaging';
 import { readStream } from '@switchyard/messaging/testing';
 import { askSessionResolve, sampleAgentSnapshot, startSystemProcesses, type MockModelServer, type ServiceChild } from '@switchyard/testing';
@@ -100,12 +100,13 @@ export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
     },
     async timeline(taskId) {
       return (await readStream(connection, STREAM_CATALOG.TASK_EVENTS.name))
-        .filter((message) => message.subject === subjects.taskEvent('task.message', taskId))
+        // From whichever daemon ran it: the publisher is the subject's last token.
+        .filter((message) => message.subject.startsWith(`task.message.${taskId}.`))
         .map((message) => (JSON.parse(message.text) as { payload: TimelineEntry }).payload);
     },
     async started(taskId) {
       return (await readStream(connection, STREAM_CATALOG.TASK_EVENTS.name))
-        .filter((message) => message.subject === subjects.taskEvent('task.started', taskId))
+        .filter((message) => message.subject === subjects.taskEvent({ type: 'task.started', taskId, publisher: SERVICE_PUBLISHERS.queue }))
         .map((message) => (JSON.parse(message.text) as { payload: TaskStartedFacts }).payload)
         .map(({ attempt, workDir, resumedSessionId }) => ({ attempt, workDir, resumedSessionId }));
     },
@@ -122,7 +123,7 @@ export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
     },
     async failures(taskId) {
       return (await readStream(connection, STREAM_CATALOG.TASK_EVENTS.name))
-        .filter((message) => message.subject === subjects.taskEvent('task.failed', taskId))
+        .filter((message) => message.subject === subjects.taskEvent({ type: 'task.failed', taskId, publisher: SERVICE_PUBLISHERS.queue }))
         .map((message) => (JSON.parse(message.text) as { payload: Record<string, unknown> }).payload);
     },
     async sessionEvents() {

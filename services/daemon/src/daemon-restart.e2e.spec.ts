@@ -1,7 +1,7 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from 'pg';
-import { STREAM_CATALOG, subjects } from '@switchyard/contracts';
+import { SERVICE_PUBLISHERS, STREAM_CATALOG, subjects } from '@switchyard/contracts';
 import { readStream } from '@switchyard/messaging/testing';
 import { processesWithEnvironment, type ServiceChild } from '@switchyard/testing';
 import { startDaemonE2eStack, type DaemonE2eStack } from './daemon-e2e.spec-helper';
@@ -46,7 +46,7 @@ describe('daemon restarted under the same DAEMON_ID releases its previous proces
     const deadline = Date.now() + RELEASE_WITHIN_MS;
     for (;;) {
       const [failed] = (await readStream(stack.connection, STREAM_CATALOG.TASK_EVENTS.name))
-        .filter((message) => message.subject === subjects.taskEvent('task.failed', taskId))
+        .filter((message) => message.subject === subjects.taskEvent({ type: 'task.failed', taskId, publisher: SERVICE_PUBLISHERS.queue }))
         .map((message) => (JSON.parse(message.text) as { payload: { message: string } }).payload.message);
       if (failed !== undefined) return failed;
       if (Date.now() > deadline) throw new Error(`no task.failed of ${taskId} in TASK_EVENTS`);

@@ -6,4 +6,6 @@ export const daemonApp = defineService({
   service: 'daemon',
   configSchema: daemonConfigSchema,
   feature: (config, logger) => DaemonModule.forRoot(config, logger),
+  // Its NATS user is named by its id: it may publish and read only subjects that name itself.
+  busIdentity: (config) => ({ kind: 'daemon', daemonId: config.DAEMON_ID }),
 });

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { RESERVED_DAEMON_IDS, isReservedDaemonId } from '@switchyard/contracts';
 import { natsServiceConfigSchema } from '@switchyard/service-kit';
 
 const milliseconds = (defaultValue: number) => z.coerce.number().int('must be an integer').positive('must be positive').default(defaultValue);
@@ -13,6 +14,8 @@ export const daemonConfigSchema = natsServiceConfigSchema(8084).extend({
   DAEMON_ID: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, _ or - (it becomes a subject segment)')
+    // It names this daemon in every subject it uses: a service's name would pass its events for that service's.
+    .refine((daemonId) => !isReservedDaemonId(daemonId), `must not be one of ${RESERVED_DAEMON_IDS.join(', ')}`)
     .default(defaultDaemonId()),
   /** The workspace whose agents may use this daemon's runtimes. */
   DAEMON_WORKSPACE_ID: z

@@ -14,3 +14,13 @@ describe('daemon config: the wait for session-resume', () => {
     expect(() => load({ DAEMON_SESSION_RESOLVE_TIMEOUT_MS: value })).toThrow(/DAEMON_SESSION_RESOLVE_TIMEOUT_MS/);
   });
 });
+
+describe('daemon config: the daemon id', () => {
+  it('takes an id made for subjects', () => {
+    expect(load({ DAEMON_ID: 'laptop-ada_1' }).DAEMON_ID).toBe('laptop-ada_1');
+  });
+
+  it.each(['queue', 'gateway', 'session-resume', 'transcript', 'workspace', 'a.b'])('refuses %j at boot, naming the key', (value) => {
+    expect(() => load({ DAEMON_ID: value })).toThrow(/DAEMON_ID/);
+  });
+});

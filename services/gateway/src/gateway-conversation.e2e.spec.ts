@@ -1,4 +1,4 @@
-import { STREAM_CATALOG, subjects, type TaskSource } from '@switchyard/contracts';
+import { SERVICE_PUBLISHERS, STREAM_CATALOG, subjects, type TaskSource } from '@switchyard/contracts';
 import { type MessagingConnection } from '@switchyard/messaging';
 import { readStream } from '@switchyard/messaging/testing';
 import { askSessionResolve, startSystemProcesses, type SystemProcesses } from '@switchyard/testing';
@@ -57,7 +57,7 @@ describe('issue and chat conversations through the gateway (real Claude Code)', 
 
   const events = async (type: string, taskId: string): Promise<Array<{ occurredAt: string; payload: LooseJson }>> =>
     (await readStream(observer, STREAM_CATALOG.TASK_EVENTS.name))
-      .filter((message) => message.subject === subjects.taskEvent(type as 'task.started', taskId))
+      .filter((message) => message.subject === subjects.taskEvent({ type: type as 'task.started', taskId, publisher: SERVICE_PUBLISHERS.queue }))
       .map((message) => JSON.parse(message.text) as { occurredAt: string; payload: LooseJson });
 
   const started = async (taskId: string): Promise<Started> => {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { STREAM_CATALOG, createEvent, subjects, uuidv7, type EventType, type PayloadOf, type RuntimeRegisteredPayload, type SwitchyardEvent, type TaskEnqueuedPayload, type TaskState } from '@switchyard/contracts';
-import { connectMessaging, durableConsumerBacklog, publish, type MessagingConnection } from '@switchyard/messaging';
-import { sampleAgentSnapshot, startServiceForTest, testNatsUrl, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
+import { SERVICE_PUBLISHERS, STREAM_CATALOG, createEvent, subjects, uuidv7, type EventType, type PayloadOf, type RuntimeRegisteredPayload, type SwitchyardEvent, type TaskEnqueuedPayload, type TaskState } from '@switchyard/contracts';
+import { durableConsumerBacklog, publish, type MessagingConnection } from '@switchyard/messaging';
+import { sampleAgentSnapshot, startServiceForTest, uniqueNamespace, type ServiceUnderTest, connectTestMessaging } from '@switchyard/testing';
 import { gatewayApp } from './gateway.app';
 import { RUNTIME_VIEW_CONSUMER } from './workspace/runtimes/runtime-view.projector';
 
@@ -55,7 +55,7 @@ export class GatewayTestKit {
     const gateway = await startServiceForTest(gatewayApp, { database: true, env: { GATEWAY_BOOTSTRAP_TOKEN: bootstrapToken, ...env } });
     const database = new Client({ connectionString: gateway.databaseUrl });
     await database.connect();
-    const messaging = await connectMessaging({ url: testNatsUrl(), name: 'gateway-test-kit', namespace: gateway.namespace });
+    const messaging = await connectTestMessaging({ name: 'gateway-test-kit', namespace: gateway.namespace });
     return new GatewayTestKit(gateway, bootstrapToken, database, messaging);
   }
 
@@ -121,7 +121,7 @@ export class GatewayTestKit {
   /** Publishes a runtime event the way daemons do (JetStream, msg id = event id). */
   async publishRuntimeEvent<TType extends Extract<EventType, `runtime.${string}`>>(type: TType, payload: PayloadOf<TType>, occurredAt: Date = new Date()): Promise<void> {
     const envelope: SwitchyardEvent = createEvent({ type, payload, occurredAt });
-    await publish(this.messaging, { subject: subjects.forEvent(envelope), data: envelope, messageId: envelope.eventId });
+    await publish(this.messaging, { subject: subjects.forEvent(envelope, payload.daemonId), data: envelope, messageId: envelope.eventId });
   }
 
   /** Waits until the runtime view's consumer has handled (acked) every runtime event published so far. */
@@ -212,7 +212,7 @@ export class GatewayTestKit {
       );
       await this.database.query(
         `insert into outbox_event (id, aggregate_id, version, type, subject, payload, occurred_at) values ($1, $2, 1, 'task.enqueued', $3, $4::jsonb, $5)`,
-        [envelope.eventId, payload.taskId, subjects.forEvent(envelope), JSON.stringify(envelope), enqueuedAt],
+        [envelope.eventId, payload.taskId, subjects.forEvent(envelope, SERVICE_PUBLISHERS.queue), JSON.stringify(envelope), enqueuedAt],
       );
       await this.database.query('commit');
     } catch (error) {
@@ -237,7 +237,7 @@ export class GatewayTestKit {
     await this.database.query(
       `insert into outbox_event (id, aggregate_id, version, type, subject, payload, occurred_at)
        select $1, $2, coalesce(max(version), 0) + 1, $3, $4, $5::jsonb, $6 from outbox_event where aggregate_id = $2`,
-      [envelope.eventId, taskId, type, subjects.forEvent(envelope), JSON.stringify(envelope), envelope.occurredAt],
+      [envelope.eventId, taskId, type, subjects.forEvent(envelope, SERVICE_PUBLISHERS.queue), JSON.stringify(envelope), envelope.occurredAt],
     );
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { STREAM_CATALOG } from '@switchyard/contracts';
-import { readStream } from '@switchyard/messaging/testing';
+import { SERVICE_PUBLISHERS, STREAM_CATALOG, subjects } from '@switchyard/contracts';
+import { collectNotices, readStream } from '@switchyard/messaging/testing';
 import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
 import { queueApp } from './queue.app';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
@@ -117,13 +117,13 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     const reply = await client.send('task.claim', { daemonId: DAEMON, runtimeIds: [], maxTasks: 0 }).catch((error: unknown) => error);
     expect(reply).toMatchObject({ name: 'ContractViolation' });
     const raw = await import('@switchyard/messaging').then(({ requestReply }) =>
-      requestReply(client.messaging, { subject: 'cmd.task.claim', data: { nonsense: true }, requestId: 'bad-1' }),
+      requestReply(client.messaging, { subject: subjects.command('task.claim', DAEMON), data: { nonsense: true }, requestId: 'bad-1' }),
     );
     expect(raw).toMatchObject({ ok: false, error: { code: 'invalid_request', retryable: false } });
     await expect(client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: ['runtime-empty'], maxTasks: 1 })).resolves.toEqual({ tasks: [] });
   });
 
-  it('cancels every unfinished task of an issue; a running one is asked to stop by a pushed event', async () => {
+  it('cancels every unfinished task of an issue; the daemon of a running one is told to stop once it committed', async () => {
     const runtimeId = uniqueNamespace('runtime');
     const issueId = uniqueNamespace('issue');
     const onIssue = (agentId: string, issue = issueId) =>
@@ -134,6 +134,7 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     const queuedSameAgent = await onIssue('agent-a');
     const queuedOtherAgent = await onIssue('agent-b');
     const otherIssue = await onIssue('agent-a', uniqueNamespace('issue'));
+    const notices = await collectNotices(client.messaging, subjects.daemonNotices(DAEMON));
 
     const result = await client.expectOk('task.cancel_matching', {
       scope: { kind: 'issue', issueId, agentId: null },
@@ -147,8 +148,54 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
       { taskId: queuedOtherAgent.taskId, state: 'cancelled' },
     ]);
     expect(await client.storedEventTypes(otherIssue.taskId)).toEqual(['task.enqueued']);
-    const pushed = await waitForStreamMessage(`task.cancel_requested.${running.taskId}`);
-    expect(pushed).toMatchObject({ type: 'task.cancel_requested', payload: { taskId: running.taskId, requestedBy: { kind: 'user', id: 'user-ada' } } });
+    // Published after the commit, before the reply, on the queue's one connection: here already, or about to be.
+    await notices.waitFor(1, { timeoutMs: 5_000 });
+    // Only the running task's daemon hears of it: the queued ones were cancelled outright.
+    expect(notices.received.map((notice) => notice.subject)).toEqual([subjects.cancelNotice(DAEMON, running.taskId)]);
+    notices.close();
+    const recorded = await waitForStreamMessage(subjects.taskEvent({ type: 'task.cancel_requested', taskId: running.taskId, publisher: SERVICE_PUBLISHERS.queue }));
+    expect(recorded).toMatchObject({ type: 'task.cancel_requested', payload: { taskId: running.taskId, requestedBy: { kind: 'user', id: 'user-ada' } } });
+  });
+
+  it('tells the daemon holding a running task to stop when a single cancel commits', async () => {
+    const { taskId } = await startedTask();
+    const notices = await collectNotices(client.messaging, subjects.cancelNotice(DAEMON, taskId));
+    await client.expectOk('task.cancel', { taskId, requestedBy: { kind: 'user', id: 'user-ada' }, reason: null });
+    expect(await notices.waitFor(1, { timeoutMs: 5_000 })).toHaveLength(1);
+    // The renewal carries it too, for a daemon that missed the notice.
+    await expect(client.expectOk('task.renew', { taskId, attempt: 1, daemonId: DAEMON })).resolves.toMatchObject({ cancelRequested: true });
+  });
+
+  it('refuses a daemon-sent command whose payload names another daemon than its subject, changing nothing', async () => {
+    const { taskId, attempt } = await startedTask();
+    const report = { taskId, attempt, daemonId: DAEMON, sessionId: null, output: 'forged', durationMs: 1, usage: [] };
+
+    const forged = await client.sendAs('daemon-intruder', 'task.complete', report, 'forged-complete');
+
+    expect(forged).toEqual({ ok: false, error: { code: 'sender_mismatch', message: expect.stringContaining('daemon-intruder') as unknown, retryable: false } });
+    expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued', 'task.claimed', 'task.started']);
+    expect(await client.query('select 1 from processed_command where request_id = $1', ['forged-complete'])).toEqual([]);
+    // The real daemon may still use that request id.
+    await expect(client.send('task.complete', report, 'forged-complete')).resolves.toEqual({ ok: true, result: { taskId, state: 'completed' } });
+  });
+
+  it('never replays a stored claim to another sender repeating its request id', async () => {
+    const runtimeId = uniqueNamespace('runtime');
+    await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
+    const original = await client.send('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 }, 'claim-taken-by-another');
+    if (!original.ok) throw new Error(original.error.message);
+    expect(original.result.tasks).toHaveLength(1);
+
+    const other = 'daemon-eavesdropper';
+    const replayed = await client.send('task.claim', { daemonId: other, runtimeIds: [runtimeId], maxTasks: 1 }, 'claim-taken-by-another');
+
+    expect(replayed).toEqual({ ok: false, error: { code: 'sender_mismatch', message: 'this request id was used by another sender', retryable: false } });
+    expect(JSON.stringify(replayed)).not.toContain(original.result.tasks[0]!.taskId);
+    // The claimer itself still gets its first reply.
+    await expect(client.send('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 }, 'claim-taken-by-another')).resolves.toEqual({
+      ...original,
+      alreadyApplied: true,
+    });
   });
 
   async function waitForStreamMessage(subject: string): Promise<unknown> {

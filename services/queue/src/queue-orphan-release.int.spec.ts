@@ -27,6 +27,8 @@ describe('task.release_orphans: a restarted daemon gives up its previous process
   /** A task on a runtime of its own, claimed by `daemonId` and, unless `started: false`, started. */
   async function heldTask(daemonId: string, options: { started: boolean }): Promise<{ taskId: string; runtimeId: string }> {
     const runtimeId = uniqueNamespace('runtime');
+    // Nudges go to the daemon the queue last heard the runtime from.
+    await client.heartbeat(runtimeId, daemonId);
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
     const { tasks } = await client.expectOk('task.claim', { daemonId, runtimeIds: [runtimeId], maxTasks: 1 });
     expect(tasks.map((task) => task.taskId)).toEqual([taskId]);
@@ -44,9 +46,9 @@ describe('task.release_orphans: a restarted daemon gives up its previous process
     ]);
   }
 
-  /** Counts the nudges published on a runtime's work-available subject from now on. */
-  async function nudgesOn(runtimeId: string): Promise<{ count: () => number }> {
-    const nudges = await collectNotices(client.messaging, subjects.workAvailable(runtimeId));
+  /** Counts the nudges published to the runtime's daemon on its work-available subject from now on. */
+  async function nudgesOn(daemonId: string, runtimeId: string): Promise<{ count: () => number }> {
+    const nudges = await collectNotices(client.messaging, subjects.workAvailable(daemonId, runtimeId));
     return { count: () => nudges.received.length };
   }
 
@@ -57,7 +59,7 @@ describe('task.release_orphans: a restarted daemon gives up its previous process
     const dispatched = await heldTask(daemonA, { started: false });
     const other = await heldTask(daemonB, { started: true });
     const released = [running, dispatched].sort((left, right) => left.taskId.localeCompare(right.taskId));
-    const nudges = await Promise.all(released.map((task) => nudgesOn(task.runtimeId)));
+    const nudges = await Promise.all(released.map((task) => nudgesOn(daemonA, task.runtimeId)));
 
     const result = await client.expectOk('task.release_orphans', { daemonId: daemonA, bootedAt: BOOTED_AT }, `release-${daemonA}`);
 

@@ -1,6 +1,6 @@
-import { createEvent, subjects } from '@switchyard/contracts';
+import { HEADERS, STREAM_CATALOG, createEvent, subjects } from '@switchyard/contracts';
 import { publish } from '@switchyard/messaging';
-import { collectNotices } from '@switchyard/messaging/testing';
+import { collectNotices, readStream } from '@switchyard/messaging/testing';
 import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
 import { queueApp } from './queue.app';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
@@ -44,7 +44,7 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
 
   async function heartbeat(runtimeId: string): Promise<void> {
     const envelope = createEvent({ type: 'runtime.heartbeat', payload: { daemonId: DAEMON, runtimeId, activeTaskIds: [], freeSlots: 1 } });
-    await publish(client.messaging, { subject: subjects.runtimeHeartbeat(runtimeId), data: envelope, messageId: envelope.eventId });
+    await publish(client.messaging, { subject: subjects.runtimeHeartbeat(runtimeId, DAEMON), data: envelope, messageId: envelope.eventId });
   }
 
   async function taskRow(taskId: string): Promise<{ status: string; attempt: number; failure_reason: string | null } | undefined> {
@@ -90,12 +90,28 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
     await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
     await client.expectOk('task.start', { taskId, attempt: 1, daemonId: DAEMON, workDir: '/w', resumedSessionId: null });
     // From here only the sweeper queues work on this runtime (the enqueue's own nudge is behind us).
-    const nudges = await collectNotices(client.messaging, subjects.workAvailable(runtimeId), { max: 1 });
+    const nudges = await collectNotices(client.messaging, subjects.workAvailable(DAEMON, runtimeId), { max: 1 });
 
     // No nudge within the failure window rejects.
     expect(await nudges.waitFor(1, { timeoutMs: FAILURE_WINDOW_MS })).toHaveLength(1);
     const retries = await client.query<{ status: string }>('select status from agent_task_queue where retry_of_task_id = $1', [taskId]);
     expect(retries).toEqual([{ status: 'queued' }]);
+  });
+
+  it('takes a heartbeat’s daemon from its subject: one naming another daemon is dead-lettered, never recorded', async () => {
+    const forgedRuntime = uniqueNamespace('runtime-forged');
+    const forged = createEvent({ type: 'runtime.heartbeat', payload: { daemonId: 'daemon-victim', runtimeId: forgedRuntime, activeTaskIds: [], freeSlots: 1 } });
+    await publish(client.messaging, { subject: subjects.runtimeHeartbeat(forgedRuntime, DAEMON), data: forged, messageId: forged.eventId });
+    const genuineRuntime = uniqueNamespace('runtime');
+    await heartbeat(genuineRuntime);
+
+    await waitFor(async () => (await client.query('select 1 from runtime_presence where runtime_id = $1', [genuineRuntime]))[0], 10_000);
+    const letters = await waitFor(async () => {
+      const found = (await readStream(client.messaging, STREAM_CATALOG.DEAD_LETTERS.name)).filter((letter) => letter.subject === subjects.deadLetter(STREAM_CATALOG.RUNTIME_EVENTS.name, 'queue-runtime-presence'));
+      return found.length > 0 ? found : undefined;
+    }, 10_000);
+    expect(letters.map((letter) => letter.headers[HEADERS.deadLetterSubject])).toEqual([subjects.runtimeHeartbeat(forgedRuntime, DAEMON)]);
+    expect(await client.query('select 1 from runtime_presence where runtime_id = $1', [forgedRuntime])).toEqual([]);
   });
 
   it('requeues a claimed task that never starts, and the next claim is attempt 2', async () => {

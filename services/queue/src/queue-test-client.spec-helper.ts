@@ -1,7 +1,7 @@
 import { Client } from 'pg';
-import { createCommand, subjects, type CommandName, type CommandPayloadOf, type CommandReply, type CommandResultOf } from '@switchyard/contracts';
-import { connectMessaging, requestReply, type MessagingConnection } from '@switchyard/messaging';
-import { sampleAgentSnapshot, testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
+import { createCommand, createEvent, isDaemonCommand, subjects, type CommandName, type CommandPayloadOf, type CommandReply, type CommandResultOf } from '@switchyard/contracts';
+import { publish, requestReply, type MessagingConnection } from '@switchyard/messaging';
+import { sampleAgentSnapshot, type ServiceUnderTest, connectTestMessaging } from '@switchyard/testing';
 
 /** Talks to a queue under test the way daemons and the gateway do: commands over NATS. */
 export class QueueTestClient {
@@ -11,24 +11,48 @@ export class QueueTestClient {
   ) {}
 
   static async connect(queue: ServiceUnderTest): Promise<QueueTestClient> {
-    const connection = await connectMessaging({ url: testNatsUrl(), name: 'queue-test-client', namespace: queue.namespace });
+    const connection = await connectTestMessaging({ name: 'queue-test-client', namespace: queue.namespace });
     const database = new Client({ connectionString: queue.databaseUrl });
     await database.connect();
     return new QueueTestClient(connection, database);
   }
 
+  /** Sends as the daemon the payload names (a daemon-sent command) or as a service. */
   async send<TName extends CommandName>(
     command: TName,
     payload: CommandPayloadOf<TName>,
     requestId?: string,
   ): Promise<CommandReply<CommandResultOf<TName>>> {
+    const sender = isDaemonCommand(command) ? (payload as { daemonId: string }).daemonId : undefined;
+    return this.sendAs(sender, command, payload, requestId);
+  }
+
+  /** Sends a daemon-sent command on `sender`'s subject, whatever the payload says. */
+  async sendAs<TName extends CommandName>(
+    sender: string | undefined,
+    command: TName,
+    payload: CommandPayloadOf<TName>,
+    requestId?: string,
+  ): Promise<CommandReply<CommandResultOf<TName>>> {
     const envelope = createCommand({ command, payload, ...(requestId ? { requestId } : {}) }) as { requestId: string };
+    const subjectOf = subjects.command as (name: CommandName, sender?: string) => string;
     return requestReply<unknown, CommandResultOf<TName>>(this.connection, {
-      subject: subjects.command(command),
+      subject: sender === undefined ? subjectOf(command) : subjectOf(command, sender),
       data: envelope,
       requestId: envelope.requestId,
       timeoutMs: 30_000,
     });
+  }
+
+  /** Publishes a heartbeat of the runtime as `daemonId` and waits until the queue has it as the runtime's daemon. */
+  async heartbeat(runtimeId: string, daemonId: string): Promise<void> {
+    const envelope = createEvent({ type: 'runtime.heartbeat', payload: { daemonId, runtimeId, activeTaskIds: [], freeSlots: 1 } });
+    await publish(this.connection, { subject: subjects.runtimeHeartbeat(runtimeId, daemonId), data: envelope, messageId: envelope.eventId });
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 25))) {
+      const rows = await this.query<{ daemon_id: string }>('select daemon_id from runtime_presence where runtime_id = $1', [runtimeId]);
+      if (rows[0]?.daemon_id === daemonId) return;
+    }
+    throw new Error(`the queue did not record ${daemonId} as the daemon of ${runtimeId}`);
   }
 
   /** Like `send`, for commands that must succeed; returns the result. */

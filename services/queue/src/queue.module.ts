@@ -3,6 +3,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { outboxRelayProvider } from '@switchyard/event-store';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { WorkAvailableNudger } from './claim/work-available.nudger';
+import { CancelNoticePublisher } from './commands/cancel-notice.publisher';
 import { TaskCommandServer } from './commands/task-command.server';
 import type { QueueConfig } from './queue.config';
 import { QUEUE_CONFIG, QUEUE_LOGGER, TASK_TOKEN_SECRET } from './queue.injection-keys';
@@ -33,6 +34,7 @@ export class QueueModule {
         { provide: TASK_TOKEN_SECRET, useValue: taskTokenSecret(config, logger) },
         outboxRelayProvider({ pollIntervalMs: config.QUEUE_RELAY_POLL_INTERVAL_MS, logger: logger.child({ component: 'outbox-relay' }) }),
         WorkAvailableNudger,
+        CancelNoticePublisher,
         TaskSweeper,
       ],
       // Message handlers: the messaging transport runs their @MessagePattern / @EventPattern methods.

@@ -3,7 +3,7 @@ import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@sw
 import { T0, T1, T2, T3, T4, events } from './domain/resume.fixtures.spec-helper';
 import { INDEXED_EVENT_STREAMS, indexConsumerName, type IndexedEventType } from './index/resume-index.projector';
 import { sessionResumeApp } from './session-resume.app';
-import { SessionResumeTestBed } from './session-resume.test-bed.spec-helper';
+import { SessionResumeTestBed, TEST_DAEMON_ID } from './session-resume.test-bed.spec-helper';
 
 const RUNTIME = 'runtime-1';
 
@@ -160,17 +160,17 @@ describe('session-resume (real NATS + Postgres)', () => {
 
   it('dead-letters malformed events and keeps projecting', async () => {
     const { taskIds, ran, next, sessionOf, workDirOf } = conversation();
-    await bed.publishRaw(`task.completed.${taskIds[0]}`, '{ not json');
-    await bed.publishRaw(`task.failed.${taskIds[0]}`, JSON.stringify({ ...events.failed({ taskId: taskIds[0] }), payload: { taskId: taskIds[0] } }));
-    await bed.publishRaw(`session.pinned.${taskIds[0]}`, JSON.stringify(events.started({ taskId: taskIds[0] })));
+    await bed.publishRaw(`task.completed.${taskIds[0]}.queue`, '{ not json');
+    await bed.publishRaw(`task.failed.${taskIds[0]}.queue`, JSON.stringify({ ...events.failed({ taskId: taskIds[0] }), payload: { taskId: taskIds[0] } }));
+    await bed.publishRaw(`session.pinned.${taskIds[0]}.${TEST_DAEMON_ID}`, JSON.stringify(events.started({ taskId: taskIds[0] })));
     const prior = ran(taskIds[0]);
     await bed.publish([prior.enqueued, prior.started, prior.pinned, prior.completed]);
 
     const resumed = { status: 'resume', sessionId: sessionOf(taskIds[0]), workDir: workDirOf(taskIds[0]) } as const;
     expect(await bed.eventually(next(), resumed)).toEqual({ ok: true, result: resumed });
-    const lettersOf = async (type: IndexedEventType) => (await bed.deadLetters(indexConsumerName(type))).filter((letter) => letter.subject.endsWith(taskIds[0]));
-    expect(await lettersOf('task.completed')).toEqual([{ subject: `task.completed.${taskIds[0]}`, reason: 'decode_failed' }]);
-    expect(await lettersOf('task.failed')).toEqual([{ subject: `task.failed.${taskIds[0]}`, reason: 'decode_failed' }]);
-    expect(await lettersOf('session.pinned')).toEqual([{ subject: `session.pinned.${taskIds[0]}`, reason: 'decode_failed' }]);
+    const lettersOf = async (type: IndexedEventType) => (await bed.deadLetters(indexConsumerName(type))).filter((letter) => letter.subject.includes(`.${taskIds[0]}.`));
+    expect(await lettersOf('task.completed')).toEqual([{ subject: `task.completed.${taskIds[0]}.queue`, reason: 'decode_failed' }]);
+    expect(await lettersOf('task.failed')).toEqual([{ subject: `task.failed.${taskIds[0]}.queue`, reason: 'decode_failed' }]);
+    expect(await lettersOf('session.pinned')).toEqual([{ subject: `session.pinned.${taskIds[0]}.${TEST_DAEMON_ID}`, reason: 'decode_failed' }]);
   });
 });

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import {
   HEADERS,
+  SERVICE_PUBLISHERS,
   SESSION_COMMAND_CATALOG,
   STREAM_CATALOG,
   messageIds,
@@ -11,9 +12,17 @@ import {
   type SwitchyardEvent,
   uuidv7,
 } from '@switchyard/contracts';
-import { connectMessaging, publish, requestReply, type MessagingConnection } from '@switchyard/messaging';
+import { publish, requestReply, type MessagingConnection } from '@switchyard/messaging';
 import { readStream } from '@switchyard/messaging/testing';
-import { testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
+import { type ServiceUnderTest, connectTestMessaging } from '@switchyard/testing';
+
+/** The daemon the test bed stands in for: it publishes the session events and asks `session.resolve`. */
+export const TEST_DAEMON_ID = 'daemon-test-bed';
+
+/** Who publishes an event in the system: the daemon its session events, the queue's relay the rest. */
+export function publisherOf(event: SwitchyardEvent): string {
+  return event.type.startsWith('session.') ? TEST_DAEMON_ID : SERVICE_PUBLISHERS.queue;
+}
 
 /** Talks to a session-resume service under test as the rest of the system does: events in, `session.resolve` out. */
 export class SessionResumeTestBed {
@@ -23,7 +32,7 @@ export class SessionResumeTestBed {
   ) {}
 
   static async connect(service: ServiceUnderTest): Promise<SessionResumeTestBed> {
-    const connection = await connectMessaging({ url: testNatsUrl(), name: 'session-resume-test', namespace: service.namespace });
+    const connection = await connectTestMessaging({ name: 'session-resume-test', namespace: service.namespace });
     const database = new Client({ connectionString: service.databaseUrl });
     await database.connect();
     return new SessionResumeTestBed(connection, database);
@@ -33,9 +42,9 @@ export class SessionResumeTestBed {
   async publish(events: readonly SwitchyardEvent[], options: { copy?: boolean } = {}): Promise<void> {
     for (const event of events) {
       await publish(this.connection, {
-        subject: subjects.forEvent(event),
+        subject: subjects.forEvent(event, publisherOf(event)),
         data: event,
-        messageId: options.copy ? `${messageIds.forEvent(event)}:copy` : messageIds.forEvent(event),
+        messageId: options.copy ? `${messageIds.forEvent(event, publisherOf(event))}:copy` : messageIds.forEvent(event, publisherOf(event)),
         headers: { [HEADERS.eventType]: event.type },
       });
     }
@@ -53,7 +62,7 @@ export class SessionResumeTestBed {
   async send(envelope: { requestId: string; [field: string]: unknown }): Promise<CommandReply<ResumeDecision>> {
     const { requestId } = envelope;
     return requestReply<unknown, ResumeDecision>(this.connection, {
-      subject: subjects.command('session.resolve'),
+      subject: subjects.command('session.resolve', TEST_DAEMON_ID),
       data: envelope,
       requestId,
       timeoutMs: 10_000,

@@ -3,13 +3,16 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { createEvent, messageIds, subjects, type AgentMessage, type TaskMessageEvent } from '@switchyard/contracts';
-import { catalogStreamDefinitions, connectMessaging, provisionStreams, publish, type MessagingConnection } from '@switchyard/messaging';
+import { catalogStreamDefinitions, provisionStreams, publish, type MessagingConnection } from '@switchyard/messaging';
 import { deleteNamespaceStreams } from '@switchyard/messaging/testing';
 import { createDataSource, runMigrations } from '@switchyard/persistence';
 import { createJsonLogger, type JsonLogger } from '@switchyard/service-kit';
-import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@switchyard/testing';
+import { createTestDatabase, uniqueNamespace, type TestDatabase, connectTestMessaging } from '@switchyard/testing';
 import type { DataSource } from 'typeorm';
 import { startTimelineProjector, type RunningTimelineProjector, type TimelineProjectorOptions } from './projector/timeline.projector';
+
+/** The daemon the test bed publishes timelines as. */
+export const TIMELINE_TEST_DAEMON_ID = 'daemon-timeline-test';
 
 export type ProjectorTuning = Pick<TimelineProjectorOptions, 'batch' | 'consumer' | 'maxToolOutputChars' | 'statsIntervalMs'>;
 
@@ -54,7 +57,7 @@ export class TimelineTestBed {
     const namespace = uniqueNamespace();
     const database = await createTestDatabase();
     await runMigrations({ url: database.url });
-    const connection = await connectMessaging({ url: testNatsUrl(), name: 'timeline-test', namespace });
+    const connection = await connectTestMessaging({ name: 'timeline-test', namespace });
     await provisionStreams(connection, catalogStreamDefinitions());
     const dataSource = createDataSource({ url: database.url, applicationName: 'timeline-test' });
     await dataSource.initialize();
@@ -75,25 +78,28 @@ export class TimelineTestBed {
   }
 
   async newConnection(name: string): Promise<MessagingConnection> {
-    const connection = await connectMessaging({ url: testNatsUrl(), name, namespace: this.namespace });
+    const connection = await connectTestMessaging({ name, namespace: this.namespace });
     this.connections.add(connection);
     return connection;
   }
 
-  /** Publishes like the daemon: `Nats-Msg-Id` `<taskId>:<seq>`. */
+  /** Publishes like the daemon: on `task.message.<taskId>.<daemonId>`, `Nats-Msg-Id` `<daemonId>:<taskId>:<seq>`. */
   async publishMessage(taskId: string, seq: number, message: AgentMessage, options: { attempt?: number; messageId?: string } = {}): Promise<TaskMessageEvent> {
     const envelope = createEvent({ type: 'task.message', payload: { taskId, seq, attempt: options.attempt ?? 1, message } });
     await this.publishEnvelope(envelope, options.messageId);
     return envelope;
   }
 
-  async publishEnvelope(envelope: TaskMessageEvent, messageId = messageIds.taskMessage(envelope.payload.taskId, envelope.payload.seq)): Promise<void> {
-    await publish(this.connection, { subject: subjects.forEvent(envelope), data: envelope, messageId });
+  async publishEnvelope(
+    envelope: TaskMessageEvent,
+    messageId = messageIds.taskMessage({ publisher: TIMELINE_TEST_DAEMON_ID, taskId: envelope.payload.taskId, seq: envelope.payload.seq }),
+  ): Promise<void> {
+    await publish(this.connection, { subject: subjects.forEvent(envelope, TIMELINE_TEST_DAEMON_ID), data: envelope, messageId });
   }
 
   /** Raw bytes on a task's timeline subject (malformed events). */
   async publishRaw(taskId: string, data: Uint8Array, messageId: string): Promise<void> {
-    await publish(this.connection, { subject: subjects.taskEvent('task.message', taskId), data, messageId });
+    await publish(this.connection, { subject: subjects.taskEvent({ type: 'task.message', taskId, publisher: TIMELINE_TEST_DAEMON_ID }), data, messageId });
   }
 
   async query<Row extends Record<string, unknown>>(sql: string, parameters: unknown[] = []): Promise<Row[]> {

@@ -1,4 +1,4 @@
-import { itOnPostgresServer, testNatsUrl, uniqueNamespace } from '@switchyard/testing';
+import { itOnPostgresServer, testCredentialsFile, testNatsUrl, uniqueNamespace } from '@switchyard/testing';
 import { TimelineTestBed, buildDist, startTranscriptProcess, waitFor, type TranscriptProcess } from './timeline-test.spec-helper';
 
 // The service as it runs in production, killed with SIGKILL like a crashed pod.
@@ -11,7 +11,8 @@ describe('transcript service killed mid-run (real process, NATS and Postgres)', 
     buildDist();
     bed = await TimelineTestBed.create();
     // A short ack wait: what the dead process had pulled comes back within the test.
-    env = { NATS_URL: testNatsUrl(), DATABASE_URL: bed.database.url, SWITCHYARD_NAMESPACE: bed.namespace, TRANSCRIPT_ACK_WAIT_MS: '1500' };
+    const credentials = await testCredentialsFile({ kind: 'service', name: 'transcript' }, bed.namespace);
+    env = { NATS_URL: testNatsUrl(), NATS_CREDENTIALS_FILE: credentials, DATABASE_URL: bed.database.url, SWITCHYARD_NAMESPACE: bed.namespace, TRANSCRIPT_ACK_WAIT_MS: '1500' };
   });
   afterAll(async () => {
     await service?.kill('SIGKILL');

@@ -1,8 +1,8 @@
 import { Client } from 'pg';
 import { createEvent, messageIds, subjects } from '@switchyard/contracts';
-import { connectMessaging, publish, type MessagingConnection } from '@switchyard/messaging';
-import { describeServiceBoot, startServiceForTest, testNatsUrl, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
-import { waitFor } from './timeline-test.spec-helper';
+import { publish, type MessagingConnection } from '@switchyard/messaging';
+import { describeServiceBoot, startServiceForTest, uniqueNamespace, type ServiceUnderTest, connectTestMessaging } from '@switchyard/testing';
+import { TIMELINE_TEST_DAEMON_ID as DAEMON_ID, waitFor } from './timeline-test.spec-helper';
 import { transcriptApp } from './transcript.app';
 
 describeServiceBoot(transcriptApp, { database: true });
@@ -14,7 +14,7 @@ describe('transcript service', () => {
 
   beforeAll(async () => {
     service = await startServiceForTest(transcriptApp, { database: true, env: { TRANSCRIPT_BATCH_MAX_WAIT_MS: '10' } });
-    connection = await connectMessaging({ url: testNatsUrl(), name: 'transcript-service-test', namespace: service.namespace });
+    connection = await connectTestMessaging({ name: 'transcript-service-test', namespace: service.namespace });
     database = new Client({ connectionString: service.databaseUrl });
     await database.connect();
   });
@@ -29,7 +29,7 @@ describe('transcript service', () => {
     const taskId = uniqueNamespace('task');
     for (const [seq, text] of ['one', 'two', 'three'].entries()) {
       const envelope = createEvent({ type: 'task.message', payload: { taskId, seq, attempt: 1, message: { type: 'text', text } } });
-      await publish(connection, { subject: subjects.forEvent(envelope), data: envelope, messageId: messageIds.taskMessage(taskId, seq) });
+      await publish(connection, { subject: subjects.forEvent(envelope, DAEMON_ID), data: envelope, messageId: messageIds.taskMessage({ publisher: DAEMON_ID, taskId, seq }) });
     }
     // When the service has projected them
     const rows = await waitFor(

@@ -3,39 +3,45 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { randomBytes } from 'node:crypto';
-import { startNatsServer } from '@switchyard/messaging';
+import { createBusAuthority, loadBusAuthority, saveBusAuthority, startAuthenticatedNatsServer, type BusAuthority } from '@switchyard/messaging';
 import { runMigrations, startEmbeddedDatabase } from '@switchyard/persistence';
-import { WELL_KNOWN_DATABASE_URLS, WELL_KNOWN_NATS_URL, natsWithJetStreamAnswers, postgresAnswers } from '@switchyard/testing';
+import { WELL_KNOWN_DATABASE_URLS, postgresAnswers } from '@switchyard/testing';
 
 export interface BenchInfrastructure {
   readonly natsUrl: string;
   readonly natsDescription: string;
+  /** The keys the bench's NATS trusts: every process of the bench gets its own user from them. */
+  readonly authority: BusAuthority;
   readonly databaseUrl: string;
   readonly databaseDescription: string;
   stop(): Promise<void>;
 }
 
 /**
- * The servers a bench run uses: NATS_URL / DATABASE_URL, else the local ones, else a private
- * nats-server and the embedded database. The database is always a fresh one, migrated.
+ * The servers a bench run uses. NATS runs in operator mode, as deployed: a private nats-server with
+ * a fresh authority, or NATS_URL with the authority it trusts in SWITCHYARD_BUS_AUTHORITY. The
+ * database is DATABASE_URL, else the local Postgres, else the embedded one; always a fresh one, migrated.
  */
 export async function provideBenchInfrastructure(): Promise<BenchInfrastructure> {
   const stops: Array<() => Promise<void>> = [];
   let natsUrl = process.env['NATS_URL'];
-  let natsDescription = 'NATS_URL';
-  if (!natsUrl && (await natsWithJetStreamAnswers(WELL_KNOWN_NATS_URL))) {
-    natsUrl = WELL_KNOWN_NATS_URL;
-    natsDescription = 'local nats-server';
-  }
-  if (!natsUrl) {
-    const storeDirectory = mkdtempSync(path.join(tmpdir(), 'switchyard-bench-nats-'));
-    const server = await startNatsServer({ storeDirectory });
+  let natsDescription = 'NATS_URL (operator mode)';
+  let authority: BusAuthority;
+  if (natsUrl) {
+    const authorityDirectory = process.env['SWITCHYARD_BUS_AUTHORITY'];
+    if (!authorityDirectory) throw new Error('NATS_URL needs SWITCHYARD_BUS_AUTHORITY: the directory of the authority that server trusts');
+    authority = loadBusAuthority(authorityDirectory);
+  } else {
+    const directory = mkdtempSync(path.join(tmpdir(), 'switchyard-bench-nats-'));
+    authority = createBusAuthority();
+    saveBusAuthority(path.join(directory, 'authority'), authority);
+    const server = await startAuthenticatedNatsServer({ directory: path.join(directory, 'nats'), authority });
     stops.push(async () => {
       await server.stop();
-      rmSync(storeDirectory, { recursive: true, force: true });
+      rmSync(directory, { recursive: true, force: true });
     });
     natsUrl = server.url;
-    natsDescription = 'private nats-server';
+    natsDescription = 'private nats-server (operator mode)';
   }
 
   const stopAll = async (): Promise<void> => {
@@ -76,6 +82,7 @@ export async function provideBenchInfrastructure(): Promise<BenchInfrastructure>
   return {
     natsUrl,
     natsDescription,
+    authority,
     databaseUrl,
     databaseDescription,
     stop: stopAll,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { MessagingConnection } from '@switchyard/messaging';
+import { mintUserCredentials, writeCredentialsFile, type BusAuthority, type BusIdentity, type MessagingConnection } from '@switchyard/messaging';
 import type { CleanupStack } from './cleanup-stack';
 import { installFakeClaude, type FakeClaudeInstallation } from './fake-agent/fake-agent.installer';
 import { createGatewayClient, type GatewayClient } from './gateway.client';
@@ -61,6 +61,7 @@ function benchEnvironments(options: { readonly natsUrl: string; readonly databas
 
 export function createBenchSystem(options: {
   readonly natsUrl: string;
+  readonly authority: BusAuthority;
   readonly databaseUrl: string;
   readonly namespace: string;
   readonly connection: MessagingConnection;
@@ -73,23 +74,27 @@ export function createBenchSystem(options: {
   let gatewayClient: Promise<GatewayClient> | undefined;
   let shared: Promise<BenchDaemon> | undefined;
 
-  const launch = async (entry: string, env: NodeJS.ProcessEnv): Promise<ServiceProcess> => {
-    const child = await startServiceProcess({ entry, env, timeoutMs: START_TIMEOUT_MS });
+  const credentialsDirectory = temporaryDirectory('credentials');
+  // Each process connects as itself with its own grant, as deployed: the bench measures that.
+  const launch = async (entry: string, env: NodeJS.ProcessEnv, identity: BusIdentity): Promise<ServiceProcess> => {
+    const { creds } = await mintUserCredentials(options.authority, { identity, namespace: options.namespace });
+    const credentials = writeCredentialsFile(path.join(credentialsDirectory, `${randomBytes(6).toString('hex')}.creds`), creds);
+    const child = await startServiceProcess({ entry, env: { ...env, NATS_CREDENTIALS_FILE: credentials }, timeoutMs: START_TIMEOUT_MS });
     cleanup.defer(`stop ${entry} (pid ${child.pid})`, () => child.stop());
     return child;
   };
-  const temporaryDirectory = (label: string): string => {
+  function temporaryDirectory(label: string): string {
     const directory = mkdtempSync(path.join(tmpdir(), `switchyard-bench-${label}-`));
     cleanup.defer(`remove ${directory}`, () => rmSync(directory, { recursive: true, force: true }));
     return directory;
-  };
+  }
   const system: BenchSystem = {
     connection: options.connection,
     databaseUrl: options.databaseUrl,
     service(name) {
       let running = started.get(name);
       if (!running) {
-        running = launch(`services/${name}/src/main.js`, serviceEnv[name]);
+        running = launch(`services/${name}/src/main.js`, serviceEnv[name], { kind: 'service', name });
         started.set(name, running);
       }
       return running;
@@ -119,7 +124,7 @@ export function createBenchSystem(options: {
         DAEMON_PATH: system.fakeClaude().directory,
         SWITCHYARD_HOME: home,
         ...(maxSlots === undefined ? {} : { DAEMON_MAX_SLOTS: String(maxSlots) }),
-      });
+      }, { kind: 'daemon', daemonId });
       const runtimeId = `${daemonId}-claude-code`;
       await gateway.waitForRuntime(runtimeId, START_TIMEOUT_MS);
       return { process: child, runtimeId, home };

@@ -72,7 +72,7 @@ export async function measureLiveLatency(options: {
 
 /** Every `sent=` stamp published on the task's `task.message` subject, timed on arrival. */
 function recordLineArrivals(connection: MessagingConnection, taskId: string): { stop(): LatencySummary } {
-  const subscription = benchmarkNatsClients(connection).nats.subscribe(connection.namespace.subject(subjects.taskEvent('task.message', taskId)));
+  const subscription = benchmarkNatsClients(connection).nats.subscribe(connection.namespace.subject(subjects.aggregateEventFilter('task.message', taskId)));
   const latencies: number[] = [];
   void (async () => {
     for await (const message of subscription) {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { connectMessaging, natsServerVersion } from '@switchyard/messaging';
+import { connectMessaging, inboxPrefixOf, mintUserCredentials, natsServerVersion } from '@switchyard/messaging';
 import { deleteNamespaceStreams } from '@switchyard/messaging/testing';
 import { provideBenchInfrastructure, serverVersions } from './bench-infrastructure';
 import { selectSections, type BenchSection } from './bench-sections';
@@ -90,12 +90,14 @@ async function main(): Promise<void> {
     const infrastructure = await provideBenchInfrastructure();
     cleanup.defer('stop the bench servers / drop the bench database', () => infrastructure.stop());
     const namespace = `bench${randomBytes(4).toString('hex')}`;
-    const connection = await connectMessaging({ url: infrastructure.natsUrl, name: 'bench', namespace });
+    const tooling = { kind: 'tooling', name: 'bench' } as const;
+    const { creds } = await mintUserCredentials(infrastructure.authority, { identity: tooling, namespace });
+    const connection = await connectMessaging({ url: infrastructure.natsUrl, name: 'bench', namespace, credentials: creds, inboxPrefix: inboxPrefixOf(tooling) });
     cleanup.defer('close the bench connection', () => connection.close());
     cleanup.defer(`delete the streams of namespace ${namespace}`, async () => {
       await deleteNamespaceStreams(connection);
     });
-    const system = createBenchSystem({ natsUrl: infrastructure.natsUrl, databaseUrl: infrastructure.databaseUrl, namespace, connection, cleanup });
+    const system = createBenchSystem({ natsUrl: infrastructure.natsUrl, authority: infrastructure.authority, databaseUrl: infrastructure.databaseUrl, namespace, connection, cleanup });
     const machine = {
       cores: cpus().length,
       cpu: cpus()[0]?.model ?? 'unknown',

@@ -6,7 +6,7 @@ import { fakePrompt } from './fake-agent/fake-prompt';
 import type { GatewayClient, TimelinePageView } from './gateway.client';
 import { format, latencyCell, type TableRow } from './report-table';
 import { elapsedMs, summarizeLatencies, type LatencySummary } from './statistics';
-import { timelineEvent } from './timeline-messages';
+import { BENCH_DAEMON_ID, timelineEvent } from './timeline-messages';
 
 export interface ReplayFigures {
   /** Rows of the task's timeline read back (the seeded ones and the few its run wrote). */
@@ -76,16 +76,16 @@ export async function measureReplay(options: { readonly system: BenchSystem; rea
   }
 }
 
-/** Like the daemon's outbox: ids `<taskId>:<seq>`, acked by JetStream; `PUBLISH_WINDOW` in flight. */
+/** Like the daemon's outbox: ids `<daemonId>:<taskId>:<seq>`, acked by JetStream; `PUBLISH_WINDOW` in flight. */
 async function publishTimeline(system: BenchSystem, taskId: string, firstSeq: number, count: number): Promise<void> {
   for (let offset = 0; offset < count; offset += PUBLISH_WINDOW) {
     await Promise.all(
       Array.from({ length: Math.min(PUBLISH_WINDOW, count - offset) }, (_, index) => {
         const envelope = timelineEvent(taskId, firstSeq + offset + index, (message) => message);
         return publish(system.connection, {
-          subject: subjects.forEvent(envelope),
+          subject: subjects.forEvent(envelope, BENCH_DAEMON_ID),
           data: envelope,
-          messageId: messageIds.taskMessage(taskId, envelope.payload.seq),
+          messageId: messageIds.taskMessage({ publisher: BENCH_DAEMON_ID, taskId, seq: envelope.payload.seq }),
           retry: { maxAttempts: Infinity },
         });
       }),

@@ -6,7 +6,7 @@ import { benchmarkNatsClients } from '@switchyard/messaging/testing';
 import { createMessageSanitizer } from '@switchyard/redaction';
 import { format, type TableRow } from './report-table';
 import { elapsedMs } from './statistics';
-import { timelineEvent } from './timeline-messages';
+import { BENCH_DAEMON_ID, timelineEvent } from './timeline-messages';
 
 export interface TimelineIngestFigures {
   readonly tasks: number;
@@ -55,7 +55,7 @@ export async function measureTimelineIngest(options: {
           // Like the daemon's outbox: one task's messages in seq order, each until acknowledged.
           for (let seq = 0; seq < perTask; seq += 1) {
             const envelope = timelineEvent(taskId, seq, sanitize);
-            await publish(connection, { subject: subjects.forEvent(envelope), data: envelope, messageId: messageIds.taskMessage(taskId, seq), retry: { maxAttempts: Infinity } });
+            await publish(connection, { subject: subjects.forEvent(envelope, BENCH_DAEMON_ID), data: envelope, messageId: messageIds.taskMessage({ publisher: BENCH_DAEMON_ID, taskId, seq }), retry: { maxAttempts: Infinity } });
           }
         }),
       );

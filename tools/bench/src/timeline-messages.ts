@@ -1,5 +1,8 @@
 import { createEvent, type AgentMessage, type TaskMessageEvent } from '@switchyard/contracts';
 
+/** The daemon the benches publish timelines as (the subject's publisher, part of the message id). */
+export const BENCH_DAEMON_ID = 'bench-daemon';
+
 const TOOL_OUTPUT = Array.from({ length: 30 }, (_, line) => `PASS src/module-${line}/feature.unit.spec.ts (${line * 7} ms)`).join('\n');
 
 /** A realistic mix of timeline messages (every one becomes a row). */

@@ -2,9 +2,10 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { connectMessaging } from '@switchyard/messaging';
 import { deleteNamespaceStreams } from '@switchyard/messaging/testing';
-import { createTestDatabase, testNatsUrl, uniqueNamespace } from '@switchyard/testing';
+import { createTestDatabase, testNatsUrl, uniqueNamespace, connectTestMessaging, TEST_BUS_AUTHORITY_KEY } from '@switchyard/testing';
 
 const workspaceRoot = path.resolve(__dirname, '../../..');
 const supervisorEntry = path.join(workspaceRoot, 'dist/tools/local-stack/src/main.js');
@@ -12,6 +13,7 @@ const SERVICES = ['queue', 'transcript', 'session-resume', 'daemon', 'gateway'];
 
 interface StackFile {
   readonly pid: number;
+  readonly nats: string;
   readonly services: Array<{ name: string; url: string; pid: number }>;
 }
 
@@ -70,7 +72,7 @@ function cleanEnvironment(): NodeJS.ProcessEnv {
 /** The identities of the CLIs `npm install` pins in tests/agent-clis. */
 const PINNED_IDENTITIES = ['claude-code', 'codex', 'copilot', 'gemini-cli', 'opencode', 'pi', 'qwen-code'];
 
-async function proveStackRunsAndStops(env: NodeJS.ProcessEnv, also?: (stack: RunningStack) => void): Promise<void> {
+async function proveStackRunsAndStops(env: NodeJS.ProcessEnv, also?: (stack: RunningStack) => void | Promise<void>): Promise<void> {
   const stack = startStack(env);
   try {
     // The supervisor's own readiness deadline (60 s by default) bounds this wait.
@@ -82,7 +84,9 @@ async function proveStackRunsAndStops(env: NodeJS.ProcessEnv, also?: (stack: Run
       expect({ service: service.name, status: response.status }).toEqual({ service: service.name, status: 200 });
       expect(stack.output).toContain(service.url);
     }
-    also?.(stack);
+    // Its NATS is in operator mode: a client without credentials is refused.
+    await expect(connectMessaging({ url: state.nats, name: 'anonymous', connectTimeoutMs: 2_000 })).rejects.toThrow(/authorization/i);
+    await also?.(stack);
 
     stack.child.kill('SIGINT');
     expect(await stack.exited).toBe(0);
@@ -124,10 +128,11 @@ describe('npm start (local stack)', () => {
     const database = await createTestDatabase();
     const namespace = uniqueNamespace();
     try {
-      await proveStackRunsAndStops({ ...cleanEnvironment(), NATS_URL: testNatsUrl(), DATABASE_URL: database.url, SWITCHYARD_NAMESPACE: namespace });
+      // The stack mints its processes' users from the authority the given NATS trusts.
+      await proveStackRunsAndStops({ ...cleanEnvironment(), NATS_URL: testNatsUrl(), DATABASE_URL: database.url, SWITCHYARD_NAMESPACE: namespace, SWITCHYARD_BUS_AUTHORITY: process.env[TEST_BUS_AUTHORITY_KEY] });
     } finally {
       await database.drop();
-      const connection = await connectMessaging({ url: testNatsUrl(), name: 'local-stack-e2e-cleanup', namespace });
+      const connection = await connectTestMessaging({ name: 'local-stack-e2e-cleanup', namespace });
       await deleteNamespaceStreams(connection);
       await connection.close();
     }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { NatsServerMissingError, startNatsServer } from '@switchyard/messaging';
+import { bootstrapLocalBus, type Resource } from './local-bus';
 import { runMigrations, startEmbeddedDatabase } from '@switchyard/persistence';
-import { ConfigValidationError, prepareStateDirectory, redactConfig } from '@switchyard/service-kit';
+import { ConfigValidationError, PRIVATE_FILE_MODE, preparePrivateDirectory, prepareStateDirectory, redactConfig } from '@switchyard/service-kit';
 import { findFreePort, isPortFree } from './free-port';
 import { loadLocalStackConfig, type LocalStackConfig } from './local-stack.config';
 import { runtimeBannerLines, type DetectionSummary } from './runtime-banner';
@@ -13,18 +13,15 @@ import { say, sayError } from './terminal-output';
 
 const STOP_GRACE_MS = 10_000;
 
-interface Resource {
-  readonly label: string;
-  stop(): Promise<void>;
-}
-
 /** `npm start`: NATS, the database, migrations, every service and one daemon on this machine. */
 async function main(): Promise<void> {
   const startedAt = Date.now();
   const config = loadLocalStackConfig();
   const distDirectory = path.resolve(__dirname, '../../..');
+  // Owner-only state, by explicit modes rather than a process umask: the daemon and its agent
+  // CLIs are children of this process and would inherit a umask into the user's repositories.
   prepareStateDirectory(config.homeDirectory);
-  mkdirSync(path.join(config.homeDirectory, 'logs'), { recursive: true });
+  preparePrivateDirectory(path.join(config.homeDirectory, 'logs'));
   const daemonPath = daemonSearchPath(path.resolve(distDirectory, '..'));
 
   const resources: Resource[] = [];
@@ -49,7 +46,7 @@ async function main(): Promise<void> {
   process.on('exit', () => services.forEach((service) => service.killNow()));
 
   try {
-    const nats = await provideNats(config, resources);
+    const nats = await bootstrapLocalBus(config, resources);
     const database = await provideDatabase(config, resources);
     const { applied } = await runMigrations({ url: database.url });
     say(`migrations: ${applied.length === 0 ? 'up to date' : `applied ${applied.join(', ')}`}`);
@@ -62,7 +59,7 @@ async function main(): Promise<void> {
       const service = new ServiceProcess({
         name: definition.name,
         entry: entryPath(distDirectory, definition),
-        env: childEnvironment({ config, natsUrl: nats.url, databaseUrl: definition.needsDatabase ? database.url : undefined, port, daemonPath }),
+        env: { ...childEnvironment({ config, natsUrl: nats.url, databaseUrl: definition.needsDatabase ? database.url : undefined, port, daemonPath }), ...(await nats.environmentOf(definition.name)) },
         logFile: path.join(config.homeDirectory, 'logs', `${definition.name}.log`),
         verbose: config.SWITCHYARD_VERBOSE,
         onUnexpectedExit: (name, code, signal) => {
@@ -101,19 +98,7 @@ function stackFilePath(config: LocalStackConfig): string {
 }
 
 function writeStackFile(config: LocalStackConfig, state: Record<string, unknown>): void {
-  writeFileSync(stackFilePath(config), `${JSON.stringify({ pid: process.pid, ...state }, null, 2)}\n`);
-}
-
-async function provideNats(config: LocalStackConfig, resources: Resource[]): Promise<{ url: string; privateServer: boolean }> {
-  if (config.NATS_URL) return { url: config.NATS_URL, privateServer: false };
-  try {
-    const server = await startNatsServer({ storeDirectory: path.join(config.homeDirectory, 'nats'), ownProcessGroup: true });
-    resources.push({ label: 'nats-server', stop: () => server.stop() });
-    return { url: server.url, privateServer: true };
-  } catch (error) {
-    if (error instanceof NatsServerMissingError) throw new Error(error.message);
-    throw error;
-  }
+  writeFileSync(stackFilePath(config), `${JSON.stringify({ pid: process.pid, ...state }, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
 }
 
 async function provideDatabase(config: LocalStackConfig, resources: Resource[]): Promise<{ url: string; description: string }> {

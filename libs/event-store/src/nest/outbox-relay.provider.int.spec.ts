@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { HEADERS } from '@switchyard/contracts';
-import { MessagingModule, catalogStreamDefinitions, connectMessaging } from '@switchyard/messaging';
+import { MessagingModule, catalogStreamDefinitions } from '@switchyard/messaging';
 import { deleteNamespaceStreams, readStream } from '@switchyard/messaging/testing';
 import { DATA_SOURCE, PersistenceModule, runMigrations } from '@switchyard/persistence';
-import { createTestDatabase, testNatsUrl, uniqueNamespace } from '@switchyard/testing';
+import { createTestDatabase, uniqueNamespace, connectTestMessaging, testMessagingOptions } from '@switchyard/testing';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from '../relay/outbox.relay';
 import { appendEvents } from '../store/event.store';
@@ -15,13 +15,13 @@ describe('outboxRelayProvider in a NestJS application', () => {
   it('starts the relay at bootstrap, publishes after wake(), and stops it before the connections close', async () => {
     const database = await createTestDatabase();
     const namespace = uniqueNamespace();
-    const reader = await connectMessaging({ url: testNatsUrl(), name: 'relay-provider-reader', namespace });
+    const reader = await connectTestMessaging({ name: 'relay-provider-reader', namespace });
     try {
       await runMigrations({ url: database.url });
       @Module({
         imports: [
           PersistenceModule.forRoot({ url: database.url, applicationName: 'relay-provider-test' }),
-          MessagingModule.forRoot({ url: testNatsUrl(), name: 'relay-provider-test', namespace, streams: catalogStreamDefinitions() }),
+          MessagingModule.forRootAsync({ useFactory: async () => ({ ...(await testMessagingOptions({ name: 'relay-provider-test', namespace })), streams: catalogStreamDefinitions() }) }),
         ],
         providers: [outboxRelayProvider({ pollIntervalMs: 60_000 })],
       })

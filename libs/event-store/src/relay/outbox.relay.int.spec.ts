@@ -1,8 +1,8 @@
 import { HEADERS } from '@switchyard/contracts';
-import { catalogStreamDefinitions, connectMessaging, provisionStreams, type MessagingConnection } from '@switchyard/messaging';
+import { catalogStreamDefinitions, provisionStreams, type MessagingConnection } from '@switchyard/messaging';
 import { deleteNamespaceStreams, readStream } from '@switchyard/messaging/testing';
 import { createDataSource, runMigrations } from '@switchyard/persistence';
-import { createTestDatabase, itOnPostgresServer, testNatsUrl, uniqueNamespace, type TestDatabase } from '@switchyard/testing';
+import { createTestDatabase, itOnPostgresServer, uniqueNamespace, type TestDatabase, connectTestMessaging } from '@switchyard/testing';
 import type { DataSource } from 'typeorm';
 import { appendEvents } from '../store/event.store';
 import type { StoredEvent } from '../store/stored-event.types';
@@ -30,7 +30,7 @@ describe('outbox relay to JetStream', () => {
     await runMigrations({ url: database.url });
     dataSource = createDataSource({ url: database.url, poolSize: 4, applicationName: 'relay-test-writer' });
     await dataSource.initialize();
-    connection = await connectMessaging({ url: testNatsUrl(), name: 'relay-test-reader', namespace });
+    connection = await connectTestMessaging({ name: 'relay-test-reader', namespace });
     await provisionStreams(connection, catalogStreamDefinitions());
   });
 
@@ -51,7 +51,7 @@ describe('outbox relay to JetStream', () => {
     const applicationName = `relay-${name}-${uniqueNamespace()}`;
     const processDataSource = createDataSource({ url: database.url, poolSize: 3, applicationName });
     await processDataSource.initialize();
-    const processConnection = await connectMessaging({ url: testNatsUrl(), name: applicationName, namespace });
+    const processConnection = await connectTestMessaging({ name: applicationName, namespace });
     const relay = createOutboxRelay({ dataSource: processDataSource, connection: processConnection, pollIntervalMs: 50, name, ...options });
     relay.start();
     const process: RelayProcess = {

@@ -1,7 +1,7 @@
 import { ROOT_CONTEXT, TraceFlags, context as otelContext, trace } from '@opentelemetry/api';
-import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
+import { uniqueNamespace, connectTestMessaging } from '@switchyard/testing';
 import { HEADERS } from '@switchyard/contracts';
-import { connectMessaging, withMessagingLogger, type MessagingConnection } from '../connection/messaging.connection';
+import { withMessagingLogger, type MessagingConnection } from '../connection/messaging.connection';
 import { PermanentError } from '../errors/messaging.errors';
 import { DEAD_LETTER_STREAM_NAME, deadLetterStreamDefinition, type ConsumerDefinition, type StreamDefinition } from '../provisioning/stream.definitions';
 import { provisionStreams } from '../provisioning/stream.provisioner';
@@ -14,6 +14,7 @@ import { startConsumer, type DeliveryContext, type RunningConsumer } from './jet
 import type { DeadLetterEvent } from './dead-letter.publisher';
 import { closeConnectionAbruptly, consumerState } from '../testing-support/consumer-state';
 import { deleteDurableConsumer } from './durable-consumer';
+import { publishRawMessage } from '../testing-support/raw-messages';
 
 const streams: StreamDefinition[] = [
   { name: 'TASKS', subjects: ['task.>'], storage: 'memory' },
@@ -55,7 +56,7 @@ describe('startConsumer against nats-server', () => {
   }
 
   beforeAll(async () => {
-    connection = await connectMessaging({ url: testNatsUrl(), name: 'consumer-int', namespace });
+    connection = await connectTestMessaging({ name: 'consumer-int', namespace });
     await provisionStreams(connection, streams);
   });
 
@@ -180,9 +181,51 @@ describe('startConsumer against nats-server', () => {
     expect(calls).toEqual([{ kind: 'invalid' }]);
   });
 
+  it('dead-letters a non-JSON and an empty body to dlq.<stream>.<consumer> with the reason, and goes on', async () => {
+    const { definition, subject } = consumerFor({ maxDeliver: 5 });
+    const handled: unknown[] = [];
+    running.push(await startConsumer<{ kind: string }>(connection, { consumer: definition, handler: async (body) => void handled.push(await Promise.resolve(body)) }));
+
+    await publish(connection, { subject: subject('garbled'), data: new TextEncoder().encode('not json {'), messageId: 'garbled:1' });
+    await publish(connection, { subject: subject('empty'), data: new Uint8Array(0), messageId: 'empty:1' });
+    await publish(connection, { subject: subject('after'), data: { kind: 'after' }, messageId: 'after:1' });
+    const letters = await waitFor(async () => {
+      const found = await deadLetters(definition.name);
+      return found.length === 2 && found;
+    }, { description: 'two dead letters' });
+    await waitFor(() => handled.length === 1, { description: 'the message after them' });
+
+    expect(letters.map((letter) => ({ subject: letter.subject, reason: letter.headers[HEADERS.deadLetterReason]?.split(':')[0], origin: letter.headers[HEADERS.deadLetterSubject], text: letter.text }))).toEqual([
+      { subject: `dlq.TASKS.${definition.name}`, reason: 'decode_failed', origin: subject('garbled'), text: 'not json {' },
+      { subject: `dlq.TASKS.${definition.name}`, reason: 'decode_failed', origin: subject('empty'), text: '' },
+    ]);
+    expect(handled).toEqual([{ kind: 'after' }]);
+    await waitFor(async () => (await consumerState(connection, { stream: 'TASKS', name: definition.name })).ackPending === 0, { description: 'nothing left to redeliver' });
+  });
+
+  it('handles a message whose headers nats.js cannot parse as one without headers, instead of handing it back forever', async () => {
+    const { definition, subject } = consumerFor({ maxDeliver: 5 });
+    const warnings: Array<{ subject: unknown; message: string }> = [];
+    const watched = withMessagingLogger(connection, {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (fields, message) => warnings.push({ subject: fields['subject'], message }),
+      error: () => undefined,
+    });
+    const handled: Array<{ body: unknown; headers: Readonly<Record<string, string>> }> = [];
+    running.push(await startConsumer<{ kind: string }>(watched, { consumer: definition, handler: async (body, delivery) => void handled.push(await Promise.resolve({ body, headers: delivery.headers })) }));
+
+    publishRawMessage(connection, { subject: subject('odd-headers'), text: '{"kind":"odd"}', unreadableHeader: true });
+    await waitFor(() => handled.length === 1, { description: 'the message handled' });
+
+    expect(handled).toEqual([{ body: { kind: 'odd' }, headers: {} }]);
+    expect(warnings).toContainEqual({ subject: subject('odd-headers'), message: 'unreadable message headers ignored' });
+    await waitFor(async () => (await consumerState(connection, { stream: 'TASKS', name: definition.name })).ackPending === 0, { description: 'acked' });
+  });
+
   it('redelivers to a new instance a message whose consumer died before acking', async () => {
     const { definition, subject } = consumerFor({ ackWaitMs: 1_000, maxDeliver: 5 });
-    const doomedConnection = await connectMessaging({ url: testNatsUrl(), name: 'consumer-int-doomed', namespace });
+    const doomedConnection = await connectTestMessaging({ name: 'consumer-int-doomed', namespace });
     extraConnections.push(doomedConnection);
     const handlerStarted = deferred();
     const releaseDoomed = deferred();

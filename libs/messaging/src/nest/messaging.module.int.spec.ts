@@ -1,8 +1,8 @@
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
-import { checkNatsReady, connectMessaging, type MessagingConnection } from '../connection/messaging.connection';
+import { uniqueNamespace, connectTestMessaging, testMessagingOptions } from '@switchyard/testing';
+import { checkNatsReady, type MessagingConnection } from '../connection/messaging.connection';
 import { deadLetterStreamDefinition, type ConsumerDefinition, type StreamDefinition } from '../provisioning/stream.definitions';
 import { provisionStreams } from '../provisioning/stream.provisioner';
 import { deleteNamespaceStreams } from '../testing-support/namespace-cleanup';
@@ -31,7 +31,7 @@ class TaskProjector {
 @Module({
   imports: [
     MessagingModule.forRootAsync({
-      useFactory: () => ({ url: testNatsUrl(), name: 'nest-int', namespace, streams, consumers: [projector] }),
+      useFactory: async () => ({ ...(await testMessagingOptions({ name: 'nest-int', namespace })), streams, consumers: [projector] }),
     }),
   ],
   controllers: [TaskProjector],
@@ -40,7 +40,7 @@ class ProjectorAppModule {}
 
 describe('MessagingModule', () => {
   afterAll(async () => {
-    const cleanup = await connectMessaging({ url: testNatsUrl(), name: 'nest-int-cleanup', namespace });
+    const cleanup = await connectTestMessaging({ name: 'nest-int-cleanup', namespace });
     await deleteNamespaceStreams(cleanup);
     await cleanup.close();
   });
@@ -71,11 +71,8 @@ describe('MessagingModule', () => {
   it('fails to boot with a readable error when a definition is invalid', async () => {
     @Module({
       imports: [
-        MessagingModule.forRoot({
-          url: testNatsUrl(),
-          name: 'nest-int-invalid',
-          namespace,
-          consumers: [{ ...projector, maxDeliver: 0 }],
+        MessagingModule.forRootAsync({
+          useFactory: async () => ({ ...(await testMessagingOptions({ name: 'nest-int-invalid', namespace })), consumers: [{ ...projector, maxDeliver: 0 }] }),
         }),
       ],
     })
@@ -87,7 +84,7 @@ describe('MessagingModule', () => {
   });
 
   it('keeps stream provisioning idempotent across boots', async () => {
-    const connection = await connectMessaging({ url: testNatsUrl(), name: 'nest-int-check', namespace });
+    const connection = await connectTestMessaging({ name: 'nest-int-check', namespace });
     try {
       expect((await provisionStreams(connection, streams)).map((result) => result.action)).toEqual(['unchanged', 'unchanged']);
     } finally {

@@ -1,6 +1,6 @@
-import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
+import { uniqueNamespace, connectTestMessaging } from '@switchyard/testing';
 import { HEADERS } from '@switchyard/contracts';
-import { checkNatsReady, connectMessaging, type MessagingConnection } from '../connection/messaging.connection';
+import { checkNatsReady, type MessagingConnection } from '../connection/messaging.connection';
 import { MESSAGING_ERROR_CODES, MessagingNotReadyError, PublishError } from '../errors/messaging.errors';
 import type { ConsumerDefinition, StreamDefinition } from '../provisioning/stream.definitions';
 import { provisionConsumers, provisionStreams } from '../provisioning/stream.provisioner';
@@ -16,7 +16,7 @@ describe('publishing and provisioning against nats-server', () => {
   let connection: MessagingConnection;
 
   beforeAll(async () => {
-    connection = await connectMessaging({ url: testNatsUrl(), name: 'publisher-int', namespace: uniqueNamespace() });
+    connection = await connectTestMessaging({ name: 'publisher-int', namespace: uniqueNamespace() });
   });
 
   afterAll(async () => {
@@ -84,7 +84,7 @@ describe('publishing and provisioning against nats-server', () => {
 
   it('reports readiness, and not-ready once closed', async () => {
     await expect(checkNatsReady(connection)).resolves.toBeUndefined();
-    const other = await connectMessaging({ url: testNatsUrl(), name: 'publisher-int-closed' });
+    const other = await connectTestMessaging({ name: 'publisher-int-closed' });
     await other.close();
 
     await expect(checkNatsReady(other)).rejects.toBeInstanceOf(MessagingNotReadyError);

@@ -1,11 +1,12 @@
 import { ROOT_CONTEXT, TraceFlags, trace } from '@opentelemetry/api';
 import { z } from 'zod';
-import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
-import { connectMessaging, type MessagingConnection } from '../connection/messaging.connection';
+import { uniqueNamespace, connectTestMessaging } from '@switchyard/testing';
+import { type MessagingConnection } from '../connection/messaging.connection';
 import { MESSAGING_ERROR_CODES, RemoteRequestError, RequestFailedError } from '../errors/messaging.errors';
 import { REPLY_ERROR_CODES, ReplyError } from './reply.envelope';
 import { request, serveRequests, type RequestContext, type RequestServer } from './request-reply';
-import { flushConnection } from '../testing-support/collect-notices';
+import { collectNotices, flushConnection } from '../testing-support/collect-notices';
+import { publishRawMessage } from '../testing-support/raw-messages';
 
 const claimSchema = z.object({ runtimeId: z.string() });
 
@@ -15,7 +16,7 @@ describe('request/reply against nats-server', () => {
   const contexts: RequestContext[] = [];
 
   beforeAll(async () => {
-    connection = await connectMessaging({ url: testNatsUrl(), name: 'request-reply-int', namespace: uniqueNamespace() });
+    connection = await connectTestMessaging({ name: 'request-reply-int', namespace: uniqueNamespace() });
     server = serveRequests(connection, {
       subject: 'queue.command.claim',
       queueGroup: 'queue',
@@ -74,6 +75,28 @@ describe('request/reply against nats-server', () => {
     await expect(request(connection, { subject: 'queue.command.claim', data: { runtimeId: 'r2' }, requestId: 'claim-5' })).resolves.toEqual({
       taskId: 'task-for-r2',
     });
+  });
+
+  it('answers a cmd.* request that is not JSON, empty, or with unreadable headers with invalid_request, and serves the next one', async () => {
+    const commands = serveRequests(connection, { subject: 'cmd.probe.claim', queueGroup: 'probe', requestSchema: claimSchema, handler: async (command) => Promise.resolve({ taskId: `task-for-${command.runtimeId}` }) });
+    try {
+      const replies = await collectNotices(connection, 'probe.replies');
+      await flushConnection(connection);
+      publishRawMessage(connection, { subject: 'cmd.probe.claim', text: 'not json {', replyTo: 'probe.replies' });
+      publishRawMessage(connection, { subject: 'cmd.probe.claim', text: '', replyTo: 'probe.replies' });
+      publishRawMessage(connection, { subject: 'cmd.probe.claim', text: '{"runtimeId":"r3"}', replyTo: 'probe.replies', unreadableHeader: true });
+      const refused = (await replies.waitFor(3)).map((reply) => JSON.parse(reply.text) as unknown);
+      replies.close();
+
+      expect(refused).toEqual([
+        { ok: false, error: { code: REPLY_ERROR_CODES.invalidRequest, message: expect.stringContaining('not valid JSON'), retryable: false } },
+        { ok: false, error: { code: REPLY_ERROR_CODES.invalidRequest, message: expect.stringContaining('not valid JSON'), retryable: false } },
+        { ok: false, error: { code: REPLY_ERROR_CODES.invalidRequest, message: expect.stringContaining('headers are unreadable'), retryable: false } },
+      ]);
+      await expect(request(connection, { subject: 'cmd.probe.claim', data: { runtimeId: 'r4' }, requestId: 'claim-6' })).resolves.toEqual({ taskId: 'task-for-r4' });
+    } finally {
+      await commands.stop();
+    }
   });
 
   it('fails as retryable when nobody serves the subject', async () => {

@@ -122,24 +122,19 @@ export function serveRequests<TRequest, TResponse>(
   const inFlight = new Set<Promise<void>>();
 
   const answer = async (message: Msg): Promise<void> => {
-    const headers = headersToRecord(message.headers);
-    const traceContext = extractTraceContext(message.headers, ROOT_CONTEXT);
-    const context: RequestContext = {
-      subject: namespace.logicalSubject(message.subject),
-      requestId: headers[HEADERS.requestId],
-      headers,
-      traceContext,
-    };
+    let requestId: string | undefined;
     let envelope: ReplyEnvelope<TResponse>;
     try {
+      const context = requestContextOf(connection, message);
+      requestId = context.requestId;
       const payload = parseRequest(message.data);
       const decoded = parseWith(payload, { schema: options.requestSchema, what: 'request' });
-      const result = await otelContext.with(traceContext, () => options.handler(decoded, context));
+      const result = await otelContext.with(context.traceContext, () => options.handler(decoded, context));
       envelope = options.handlerReturns === 'reply' ? (result as ReplyEnvelope<TResponse>) : { ok: true, result };
     } catch (error) {
       envelope = { ok: false, error: toReplyError(error) };
       const level = envelope.error.code === REPLY_ERROR_CODES.internal ? 'error' : 'warn';
-      logger[level]({ subject: options.subject, requestId: context.requestId, error: describeCause(error) }, 'request answered with an error');
+      logger[level]({ subject: options.subject, requestId, error: describeCause(error) }, 'request answered with an error');
     }
     if (!message.reply) {
       logger.warn({ subject: options.subject }, 'message without reply subject ignored');
@@ -154,7 +149,11 @@ export function serveRequests<TRequest, TResponse>(
 
   const loop = async (): Promise<void> => {
     for await (const message of subscription) {
-      const task = answer(message).finally(() => inFlight.delete(task));
+      // `answer` catches what the request can cause; this catch is for our own defects, which
+      // must cost one request, never the process (an unhandled rejection would end it).
+      const task = answer(message)
+        .catch((error: unknown) => logger.error({ subject: options.subject, error: describeCause(error) }, 'request could not be answered'))
+        .finally(() => inFlight.delete(task));
       inFlight.add(task);
     }
   };
@@ -171,6 +170,19 @@ export function serveRequests<TRequest, TResponse>(
       await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/** Headers are the sender's bytes too: ones nats.js cannot parse make the request invalid, not the responder crash. */
+function requestContextOf(connection: MessagingConnection, message: Msg): RequestContext {
+  let headers: Record<string, string>;
+  let traceContext: Context;
+  try {
+    headers = headersToRecord(message.headers);
+    traceContext = extractTraceContext(message.headers, ROOT_CONTEXT);
+  } catch (error) {
+    throw new DecodeError(`request headers are unreadable: ${describeCause(error)}`, error);
+  }
+  return { subject: connection.namespace.logicalSubject(message.subject), requestId: headers[HEADERS.requestId], headers, traceContext };
 }
 
 function parseRequest(data: Uint8Array): unknown {

@@ -7,3 +7,4 @@ export * from './collect-notices';
 export * from './consumer-state';
 export * from './benchmark-clients';
 export type { NatsClients } from '../connection/nats-clients';
+export * from './permission-violations';

@@ -1,9 +1,9 @@
 import { Controller, Module, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
-import { HEADERS, commandSuccess, subjects, type CommandReply, type TaskClaimCommand, type TaskClaimResult } from '@switchyard/contracts';
-import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
-import { connectMessaging, type MessagingConnection } from '../connection/messaging.connection';
+import { HEADERS, commandSuccess, subjects, type CommandReply, type TaskCancelCommand, type TaskClaimCommand, type TaskClaimResult, type TaskStateResult } from '@switchyard/contracts';
+import { uniqueNamespace, connectTestMessaging, testMessagingOptions } from '@switchyard/testing';
+import { type MessagingConnection } from '../connection/messaging.connection';
 import { PermanentError } from '../errors/messaging.errors';
 import { MessagingModule } from '../nest/messaging.module';
 import { DEAD_LETTER_STREAM_NAME, deadLetterStreamDefinition, type ConsumerDefinition, type StreamDefinition } from '../provisioning/stream.definitions';
@@ -40,7 +40,8 @@ const seen = {
   deliveries: new Map<string, number[]>(),
   applied: [] as string[],
   configured: [] as unknown[],
-  requests: [] as Array<{ command: string; headerRequestId: string | undefined; envelopeRequestId: string }>,
+  requests: [] as Array<{ command: string; sender: string | undefined; headerRequestId: string | undefined; envelopeRequestId: string }>,
+  cancels: [] as Array<{ command: string; sender: string | undefined }>,
   release: deferred(),
 };
 
@@ -65,7 +66,7 @@ class WorkHandlers {
 
   @MessagePattern('task.claim', commandResponder({ queueGroup: 'transport-test' }))
   async claim(@Payload() envelope: TaskClaimCommand, @Ctx() context: CommandRequestContext): Promise<CommandReply<TaskClaimResult>> {
-    seen.requests.push({ command: context.getCommand(), headerRequestId: context.getRequestId(), envelopeRequestId: envelope.requestId });
+    seen.requests.push({ command: context.getCommand(), sender: context.getSender(), headerRequestId: context.getRequestId(), envelopeRequestId: envelope.requestId });
     switch (envelope.payload.daemonId) {
       case 'refuse':
         throw new ReplyError('conflict', 'another daemon holds the lease');
@@ -77,16 +78,22 @@ class WorkHandlers {
         return Promise.resolve(commandSuccess({ tasks: [] }));
     }
   }
+
+  @MessagePattern('task.cancel', commandResponder({ queueGroup: 'transport-test' }))
+  async cancel(@Payload() envelope: TaskCancelCommand, @Ctx() context: CommandRequestContext): Promise<CommandReply<TaskStateResult>> {
+    seen.cancels.push({ command: context.getCommand(), sender: context.getSender() });
+    return Promise.resolve(commandSuccess({ taskId: envelope.payload.taskId, state: 'cancelled' }));
+  }
 }
 
 @Module({
   imports: [
-    MessagingModule.forRoot({
-      url: testNatsUrl(),
-      name: 'transport-int',
-      namespace,
-      streams,
-      eventConsumers: { [CONFIGURED.name]: { consumer: CONFIGURED } },
+    MessagingModule.forRootAsync({
+      useFactory: async () => ({
+        ...(await testMessagingOptions({ name: 'transport-int', namespace })),
+        streams,
+        eventConsumers: { [CONFIGURED.name]: { consumer: CONFIGURED } },
+      }),
     }),
   ],
   controllers: [WorkHandlers],
@@ -112,7 +119,7 @@ describe('MessagingTransport (NestJS custom transport strategy, real NATS)', () 
 
   beforeAll(async () => {
     app = await startHybrid(TransportAppModule);
-    observer = await connectMessaging({ url: testNatsUrl(), name: 'transport-int-observer', namespace });
+    observer = await connectTestMessaging({ name: 'transport-int-observer', namespace });
   });
 
   afterAll(async () => {
@@ -171,23 +178,34 @@ describe('MessagingTransport (NestJS custom transport strategy, real NATS)', () 
     expect((await consumerState(observer, { stream: 'TASKS', name: CONFIGURED.name })).maxDeliver).toBe(2);
   });
 
-  it('answers an @MessagePattern command with the handler’s reply, its request id in the context', async () => {
-    const reply = await sendCommand(observer, { command: 'task.claim', payload: claimPayload('daemon-ok'), requestId: 'request-ok-1' });
+  it('answers an @MessagePattern command with the handler’s reply, its request id and sender in the context', async () => {
+    const reply = await sendCommand(observer, { command: 'task.claim', payload: claimPayload('daemon-ok'), sender: 'daemon-ok', requestId: 'request-ok-1' });
 
     expect(reply).toEqual({ ok: true, result: { tasks: [] } });
-    expect(seen.requests.at(-1)).toEqual({ command: 'task.claim', headerRequestId: 'request-ok-1', envelopeRequestId: 'request-ok-1' });
+    expect(seen.requests.at(-1)).toEqual({ command: 'task.claim', sender: 'daemon-ok', headerRequestId: 'request-ok-1', envelopeRequestId: 'request-ok-1' });
+  });
+
+  it('serves a daemon-sent command for every sender and a service-sent one on its name only', async () => {
+    await sendCommand(observer, { command: 'task.claim', payload: claimPayload('daemon-a'), sender: 'daemon-b' });
+    expect(seen.requests.at(-1)).toMatchObject({ sender: 'daemon-b' });
+
+    const cancelled = await sendCommand(observer, { command: 'task.cancel', payload: { taskId: 'task-1', requestedBy: { kind: 'user', id: 'user-1' }, reason: null } });
+    expect(cancelled).toEqual({ ok: true, result: { taskId: 'task-1', state: 'cancelled' } });
+    expect(seen.cancels).toEqual([{ command: 'task.cancel', sender: undefined }]);
+    // Nothing answers a daemon-sent command without its sender token.
+    await expect(requestReply(observer, { subject: 'cmd.task.claim', data: {}, requestId: 'no-sender', timeoutMs: 500 })).rejects.toThrow(/no responders|timeout|TIMEOUT/i);
   });
 
   it('answers a ReplyError with its code, any other error as a retryable internal error, and never sends a reply outside the contract', async () => {
-    expect(await sendCommand(observer, { command: 'task.claim', payload: claimPayload('refuse') })).toEqual({
+    expect(await sendCommand(observer, { command: 'task.claim', payload: claimPayload('refuse'), sender: 'refuse' })).toEqual({
       ok: false,
       error: { code: 'conflict', message: 'another daemon holds the lease', retryable: false },
     });
-    expect(await sendCommand(observer, { command: 'task.claim', payload: claimPayload('crash') })).toEqual({
+    expect(await sendCommand(observer, { command: 'task.claim', payload: claimPayload('crash'), sender: 'crash' })).toEqual({
       ok: false,
       error: { code: 'internal', message: 'internal error', retryable: true },
     });
-    expect(await sendCommand(observer, { command: 'task.claim', payload: claimPayload('off-contract') })).toEqual({
+    expect(await sendCommand(observer, { command: 'task.claim', payload: claimPayload('off-contract'), sender: 'off-contract' })).toEqual({
       ok: false,
       error: { code: 'internal', message: 'the reply to task.claim is outside its contract', retryable: false },
     });
@@ -195,7 +213,7 @@ describe('MessagingTransport (NestJS custom transport strategy, real NATS)', () 
 
   it('answers a request outside the command’s schema with invalid_request, without calling the handler', async () => {
     const before = seen.requests.length;
-    const reply = await requestReply(observer, { subject: subjects.command('task.claim'), data: { requestId: 'bad-1', command: 'task.claim', payload: {} }, requestId: 'bad-1' });
+    const reply = await requestReply(observer, { subject: subjects.command('task.claim', 'daemon-bad'), data: { requestId: 'bad-1', command: 'task.claim', payload: {} }, requestId: 'bad-1' });
 
     expect(reply).toMatchObject({ ok: false, error: { code: 'invalid_request', retryable: false } });
     expect(seen.requests).toHaveLength(before);
@@ -214,7 +232,7 @@ describe('MessagingTransport (NestJS custom transport strategy, real NATS)', () 
         return Promise.resolve();
       }
     }
-    @Module({ imports: [MessagingModule.forRoot({ url: testNatsUrl(), name: 'transport-int-undeclared', namespace, streams })], controllers: [UndeclaredHandlers] })
+    @Module({ imports: [MessagingModule.forRootAsync({ useFactory: async () => ({ ...(await testMessagingOptions({ name: 'transport-int-undeclared', namespace })), streams }) })], controllers: [UndeclaredHandlers] })
     class UndeclaredModule {}
 
     const broken = await NestFactory.create(UndeclaredModule, { logger: false, abortOnError: false });

@@ -1,7 +1,7 @@
 import type { BeforeApplicationShutdown } from '@nestjs/common';
 import { Server, type BaseRpcContext, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { subjects, type CommandName } from '@switchyard/contracts';
+import { isDaemonCommand, subjects, type AnyCommandName } from '@switchyard/contracts';
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { startConsumer, type RunningConsumer } from '../consuming/jetstream.consumer';
 import { InvalidDefinitionError, describeCause } from '../errors/messaging.errors';
@@ -36,7 +36,8 @@ type PlannedHandler =
  * methods become durable JetStream consumers (`startConsumer`: ack after the handler resolves,
  * nak with backoff, dead letters); `@MessagePattern(commandName)` methods answer the contracts'
  * commands over core NATS request/reply (`serveRequests`: request validation, coded error
- * replies), their replies checked against the command's reply schema before they are sent.
+ * replies), their replies checked against the command's reply schema before they are sent. A
+ * daemon-sent command is served on `cmd.<name>.*` and its handler gets the sender in the context.
  * Every declaration is checked at `listen`, so a wrong one fails the boot, not a message.
  */
 export class MessagingTransport extends Server<Record<string, never>, 'listening' | 'closed'> implements CustomTransportStrategy, BeforeApplicationShutdown {
@@ -129,14 +130,18 @@ export class MessagingTransport extends Server<Record<string, never>, 'listening
     });
   }
 
+  /** A daemon-sent command is served for every sender (`cmd.<name>.*`); the handler learns which from the context. */
   private serveCommand(entry: Extract<PlannedHandler, { kind: 'command' }>): RequestServer {
+    const name = entry.pattern as AnyCommandName;
+    const sentByDaemon = isDaemonCommand(name);
     return serveRequests(this.options.connection, {
-      subject: subjects.command(entry.pattern as CommandName),
+      subject: subjects.commandFilter(name),
       queueGroup: entry.responder.queueGroup,
       requestSchema: entry.contract.request,
       handlerReturns: 'reply',
       handler: async (request, requestContext) => {
-        const context = new CommandRequestContext([requestContext, entry.pattern]);
+        const sender = sentByDaemon ? subjects.publisherOf(requestContext.subject) : undefined;
+        const context = new CommandRequestContext([requestContext, entry.pattern, sender]);
         return this.checkedReply(entry, await this.invoke({ handler: entry.handler, data: request, context }));
       },
     });

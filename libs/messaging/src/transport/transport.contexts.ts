@@ -30,7 +30,7 @@ export class JetStreamEventContext extends BaseRpcContext<[DeliveryContext, stri
 }
 
 /** What a `@MessagePattern` handler gets with `@Ctx()`: the command request it is answering. */
-export class CommandRequestContext extends BaseRpcContext<[RequestContext, string]> {
+export class CommandRequestContext extends BaseRpcContext<[RequestContext, string, string | undefined]> {
   getRequest(): RequestContext {
     return this.args[0];
   }
@@ -38,6 +38,15 @@ export class CommandRequestContext extends BaseRpcContext<[RequestContext, strin
   /** The pattern, i.e. the command name (`task.claim`). */
   getCommand(): string {
     return this.args[1];
+  }
+
+  /**
+   * Who sent a daemon-sent command: the daemon id its subject ends with (`cmd.task.claim.<daemonId>`),
+   * which NATS permissions vouch for, unlike anything the payload says. Undefined for a
+   * service-sent command.
+   */
+  getSender(): string | undefined {
+    return this.args[2];
   }
 
   /** The `Switchyard-Request-Id` header: the idempotency key of the command. */

@@ -9,6 +9,7 @@ import { SessionResumeIndex1795989200000 } from '../schema/session-resume/migrat
 import { IssuesChat1795989300000 } from '../schema/gateway/migrations/1795989300000-issues-chat.migration';
 import { Autopilots1795989500000 } from '../schema/gateway/migrations/1795989500000-autopilots.migration';
 import { RuntimeModels1795989600000 } from '../schema/gateway/migrations/1795989600000-runtime-models.migration';
+import { ProcessedCommandSender1795989700000 } from '../schema/record/migrations/1795989700000-processed-command-sender.migration';
 
 /**
  * Every migration of the system, oldest first: one schema history, applied by one runner before
@@ -26,4 +27,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   IssuesChat1795989300000,
   Autopilots1795989500000,
   RuntimeModels1795989600000,
+  ProcessedCommandSender1795989700000,
 ];

@@ -5,6 +5,7 @@ import { connectMessagingTransport } from '@switchyard/messaging';
 import { createJsonLogger, NestJsonLogger, type JsonLogger } from '../logging/json-logger';
 import { ConfigValidationError } from '../config/config-validation.error';
 import { redactConfig } from '../config/redact-config';
+import { installProcessGuards } from './process-guards';
 
 export interface ServiceBaseConfig {
   readonly PORT: number;
@@ -67,7 +68,10 @@ export async function startService<Config extends ServiceBaseConfig>(options: {
   return { app, url, logger };
 }
 
-/** A service's `main`: validated config, then `startService`; exits with a clear message on failure. */
+/**
+ * A service's `main`: validated config, the process guards (see `installProcessGuards`), then
+ * `startService`; exits with a clear message on failure.
+ */
 export async function bootstrapService<Config extends ServiceBaseConfig>(
   options: BootstrapServiceOptions<Config>,
 ): Promise<RunningService> {
@@ -85,6 +89,8 @@ export async function bootstrapService<Config extends ServiceBaseConfig>(
     process.exit(CONFIG_INVALID_EXIT_CODE);
   }
   const logger = createJsonLogger({ service: options.service, level: config.LOG_LEVEL });
+  // Before anything starts: a stray rejection during boot is logged too, not a silent crash.
+  installProcessGuards(logger);
   try {
     return await startService({ service: options.service, config, createModule: options.createModule, ...(options.configureApp ? { configureApp: options.configureApp } : {}), logger });
   } catch (error) {

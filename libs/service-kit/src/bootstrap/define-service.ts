@@ -1,5 +1,5 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
-import type { EventConsumerTable } from '@switchyard/messaging';
+import { SERVICE_IDENTITIES, type BusIdentity, type EventConsumerTable, type ServiceIdentityName } from '@switchyard/messaging';
 import type { z } from 'zod';
 import { loadConfig } from '../config/load-config';
 import type { JsonLogger } from '../logging/json-logger';
@@ -11,6 +11,8 @@ export interface ServiceDefinition<Config extends ServiceBaseConfig & PlatformCo
   /** Validates an environment (process.env by default); throws ConfigValidationError. */
   loadConfig(env?: NodeJS.ProcessEnv): Config;
   createModule(config: Config, logger: JsonLogger): DynamicModule;
+  /** Who the process is on the bus, given its configuration. */
+  busIdentity(config: Config): BusIdentity;
   /** Adjusts the application before it listens (OpenAPI document, WebSocket upgrade, ...). */
   readonly configureApp?: (app: INestApplication, config: Config) => void | Promise<void>;
 }
@@ -29,16 +31,20 @@ export function defineService<Schema extends z.ZodObject>(options: {
   /** Consumer options of `@EventPattern` handlers that come from configuration, by pattern. */
   readonly eventConsumers?: (config: z.infer<Schema>) => EventConsumerTable;
   readonly configureApp?: (app: INestApplication, config: z.infer<Schema>) => void | Promise<void>;
+  /** Who the process is on the bus; a service's own name by default. */
+  readonly busIdentity?: (config: z.infer<Schema>) => BusIdentity;
 }): ServiceDefinition<z.infer<Schema> & ServiceBaseConfig & PlatformConfig> {
   type Config = z.infer<Schema> & ServiceBaseConfig & PlatformConfig;
   return {
     service: options.service,
     loadConfig: (env = process.env) => loadConfig({ service: options.service, schema: options.configSchema, env }) as Config,
+    busIdentity: (config) => options.busIdentity?.(config) ?? serviceIdentity(options.service),
     createModule: (config, logger) =>
       serviceRootModule({
         service: options.service,
         feature: options.feature(config, logger),
         config,
+        identity: options.busIdentity?.(config) ?? serviceIdentity(options.service),
         extensions: options.platform?.(config) ?? [],
         ...(options.eventConsumers ? { eventConsumers: options.eventConsumers(config) } : {}),
         logger,
@@ -47,3 +53,10 @@ export function defineService<Schema extends z.ZodObject>(options: {
   };
 }
 
+
+function serviceIdentity(service: string): BusIdentity {
+  if (!(SERVICE_IDENTITIES as readonly string[]).includes(service)) {
+    throw new Error(`${service} is not a bus identity: give defineService a busIdentity`);
+  }
+  return { kind: 'service', name: service as ServiceIdentityName };
+}

@@ -1,5 +1,14 @@
 import { Module, type DynamicModule, type InjectionToken, type Type } from '@nestjs/common';
-import { catalogStreamDefinitions, checkNatsReady, MESSAGING_CONNECTION, MessagingModule, type EventConsumerTable, type MessagingConnection } from '@switchyard/messaging';
+import {
+  catalogStreamDefinitions,
+  checkNatsReady,
+  inboxPrefixOf,
+  MESSAGING_CONNECTION,
+  MessagingModule,
+  type BusIdentity,
+  type EventConsumerTable,
+  type MessagingConnection,
+} from '@switchyard/messaging';
 import { HealthModule } from '../health/health.module';
 import type { ReadinessCheck } from '../health/readiness-check';
 import type { JsonLogger } from '../logging/json-logger';
@@ -22,6 +31,10 @@ export interface PlatformModuleOptions {
   readonly service: string;
   readonly natsUrl: string;
   readonly namespace?: string | undefined;
+  /** Who the process is on the bus: its grant decides what it may publish and read. */
+  readonly identity: BusIdentity;
+  /** The identity's NATS `.creds` file; without one the server must be open (tests of the lib). */
+  readonly credentialsFile?: string | undefined;
   readonly extensions: readonly PlatformExtension[];
   /** Consumer options of `@EventPattern` handlers that come from configuration. */
   readonly eventConsumers?: EventConsumerTable;
@@ -36,12 +49,16 @@ export interface PlatformModuleOptions {
 @Module({})
 export class PlatformModule {
   static forRoot(options: PlatformModuleOptions): DynamicModule {
+    // A daemon only publishes to streams: services provision them, and it may not use the API.
+    const publishOnly = options.identity.kind === 'daemon';
     const messaging = MessagingModule.forRoot({
       url: options.natsUrl.split(','),
       name: options.service,
       namespace: options.namespace,
       logger: options.logger.child({ component: 'messaging' }),
-      streams: catalogStreamDefinitions(),
+      inboxPrefix: inboxPrefixOf(options.identity),
+      ...(options.credentialsFile ? { credentialsFile: options.credentialsFile } : {}),
+      ...(publishOnly ? { jetStreamAccess: 'publish' as const } : { streams: catalogStreamDefinitions() }),
       ...(options.eventConsumers ? { eventConsumers: options.eventConsumers } : {}),
     });
     const health = HealthModule.forRoot({
@@ -58,6 +75,7 @@ export class PlatformModule {
 /** The configuration keys the platform reads. */
 export interface PlatformConfig {
   readonly NATS_URL: string;
+  readonly NATS_CREDENTIALS_FILE?: string | undefined;
   readonly SWITCHYARD_NAMESPACE?: string | undefined;
 }
 
@@ -70,6 +88,7 @@ export function serviceRootModule(options: {
   readonly service: string;
   readonly feature: Type | DynamicModule;
   readonly config: PlatformConfig;
+  readonly identity: BusIdentity;
   readonly extensions: readonly PlatformExtension[];
   readonly eventConsumers?: EventConsumerTable;
   readonly logger: JsonLogger;
@@ -81,6 +100,8 @@ export function serviceRootModule(options: {
         service: options.service,
         natsUrl: options.config.NATS_URL,
         namespace: options.config.SWITCHYARD_NAMESPACE,
+        identity: options.identity,
+        credentialsFile: options.config.NATS_CREDENTIALS_FILE,
         extensions: options.extensions,
         ...(options.eventConsumers ? { eventConsumers: options.eventConsumers } : {}),
         logger: options.logger,

@@ -8,6 +8,8 @@ export function natsServiceConfigSchema(defaultPort: number) {
     HOST: hostField,
     LOG_LEVEL: logLevelField,
     NATS_URL: natsUrlField,
+    /** The process's NATS user (`.creds`: JWT and seed); required by a server in operator mode. */
+    NATS_CREDENTIALS_FILE: z.string().trim().min(1).optional(),
     SWITCHYARD_NAMESPACE: namespaceField,
   });
 }

@@ -3,10 +3,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { STREAM_CATALOG, messageIds, subjects } from '@switchyard/contracts';
-import { catalogStreamDefinitions, connectMessaging, provisionStreams, publish, startNatsServer, type MessagingConnection } from '@switchyard/messaging';
+import { catalogStreamDefinitions, connectMessaging, provisionStreams, publish, startAuthenticatedNatsServer, type MessagingConnection } from '@switchyard/messaging';
 import { deleteNamespaceStreams, readStream } from '@switchyard/messaging/testing';
 import { createJsonLogger } from '@switchyard/service-kit';
-import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
+import { uniqueNamespace, connectTestMessaging, testBusAuthority, testMessagingOptions } from '@switchyard/testing';
 import { OutboxFileStore, type OutboxEntry } from './outbox-file.store';
 import { MAX_UNACKNOWLEDGED_PER_TASK, TaskMessageOutbox } from './task-message.outbox';
 
@@ -14,8 +14,16 @@ const logger = createJsonLogger({ service: 'outbox-test', level: 'fatal' });
 /** The acceptance's outage: NATS gone for 10 s in the middle of a run. */
 const OUTAGE_MS = 10_000;
 
+const DAEMON_ID = 'daemon-outbox-test';
+
 function entry(taskId: string, seq: number): OutboxEntry {
-  return { taskId, seq, subject: subjects.taskEvent('task.message', taskId), messageId: messageIds.taskMessage(taskId, seq), body: { taskId, seq } };
+  return {
+    taskId,
+    seq,
+    subject: subjects.taskEvent({ type: 'task.message', taskId, publisher: DAEMON_ID }),
+    messageId: messageIds.taskMessage({ publisher: DAEMON_ID, taskId, seq }),
+    body: { taskId, seq },
+  };
 }
 
 /**
@@ -39,7 +47,7 @@ async function peakAbortListeners(work: () => Promise<void>): Promise<number> {
 
 async function storedSeqs(connection: MessagingConnection, taskId: string): Promise<number[]> {
   const messages = await readStream(connection, STREAM_CATALOG.TASK_EVENTS.name);
-  return messages.filter((message) => message.subject === subjects.taskEvent('task.message', taskId)).map((message) => (JSON.parse(message.text) as { seq: number }).seq);
+  return messages.filter((message) => message.subject === subjects.taskEvent({ type: 'task.message', taskId, publisher: DAEMON_ID })).map((message) => (JSON.parse(message.text) as { seq: number }).seq);
 }
 
 describe('task message outbox', () => {
@@ -54,7 +62,7 @@ describe('task message outbox', () => {
   describe('on the shared NATS', () => {
     let connection: MessagingConnection;
     beforeEach(async () => {
-      connection = await connectMessaging({ url: testNatsUrl(), name: 'outbox-test', namespace: uniqueNamespace() });
+      connection = await connectTestMessaging({ name: 'outbox-test', namespace: uniqueNamespace() });
       await provisionStreams(connection, catalogStreamDefinitions());
     });
     afterEach(async () => {
@@ -83,7 +91,7 @@ describe('task message outbox', () => {
       // The previous run wrote 0..9, published 0..4 (JetStream has them) but recorded the ack only up to 2.
       const previous = new OutboxFileStore(directory);
       for (let seq = 0; seq < 10; seq += 1) await previous.append(entry('task-c', seq));
-      for (let seq = 0; seq < 5; seq += 1) await publish(connection, { subject: entry('task-c', seq).subject, data: { taskId: 'task-c', seq }, messageId: messageIds.taskMessage('task-c', seq) });
+      for (let seq = 0; seq < 5; seq += 1) await publish(connection, { subject: entry('task-c', seq).subject, data: { taskId: 'task-c', seq }, messageId: entry('task-c', seq).messageId });
       await previous.markAcknowledged('task-c', 2);
       await previous.close();
 
@@ -139,7 +147,7 @@ describe('task message outbox', () => {
 
     it('retries many tasks at once without piling their waits onto one abort signal', async () => {
       const taskIds = Array.from({ length: 16 }, (_, index) => `task-retry-${index}`);
-      const streamless = await connectMessaging({ url: testNatsUrl(), name: 'outbox-retry-test', namespace: uniqueNamespace() });
+      const streamless = await connectTestMessaging({ name: 'outbox-retry-test', namespace: uniqueNamespace() });
       try {
         const peak = await peakAbortListeners(async () => {
           const outbox = await TaskMessageOutbox.open({ directory, connection: streamless, logger });
@@ -161,7 +169,7 @@ describe('task message outbox', () => {
     });
 
     it('holds an enqueue back while a task has too many messages unacknowledged, and lets it go once they are', async () => {
-      const streamless = await connectMessaging({ url: testNatsUrl(), name: 'outbox-room-test', namespace: uniqueNamespace() });
+      const streamless = await connectTestMessaging({ name: 'outbox-room-test', namespace: uniqueNamespace() });
       try {
         // Given JetStream not taking anything (no stream yet) and a task at its in-memory limit
         const outbox = await TaskMessageOutbox.open({ directory, connection: streamless, logger });
@@ -187,7 +195,7 @@ describe('task message outbox', () => {
     });
 
     it('stops at once while tasks wait out their retries, keeping their messages for the next run', async () => {
-      const streamless = await connectMessaging({ url: testNatsUrl(), name: 'outbox-stop-test', namespace: uniqueNamespace() });
+      const streamless = await connectTestMessaging({ name: 'outbox-stop-test', namespace: uniqueNamespace() });
       try {
         const outbox = await TaskMessageOutbox.open({ directory, connection: streamless, logger });
         for (let index = 0; index < 3; index += 1) await outbox.enqueue(entry(`task-stop-${index}`, 0));
@@ -210,9 +218,10 @@ describe('task message outbox', () => {
 
   it('loses nothing when NATS is gone for 10 s mid-run', async () => {
     const store = await mkdtemp(path.join(tmpdir(), 'switchyard-outage-nats-'));
-    let server = await startNatsServer({ storeDirectory: store });
+    // Its own server, in operator mode with the test bus's authority, so it can be stopped and restarted.
+    let server = await startAuthenticatedNatsServer({ directory: store, authority: testBusAuthority() });
     const port = Number(new URL(server.url).port);
-    const connection = await connectMessaging({ url: server.url, name: 'outbox-outage-test', reconnectTimeWaitMs: 200 });
+    const connection = await connectMessaging({ ...(await testMessagingOptions({ name: 'outbox-outage-test' })), url: server.url, reconnectTimeWaitMs: 200 });
     try {
       await provisionStreams(connection, catalogStreamDefinitions());
       const outbox = await TaskMessageOutbox.open({ directory, connection, logger });
@@ -224,7 +233,7 @@ describe('task message outbox', () => {
       for (let seq = 10; seq < 30; seq += 1) await outbox.enqueue(entry('task-d', seq));
       expect(outbox.pendingCount()).toBeGreaterThan(0);
       await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
-      server = await startNatsServer({ storeDirectory: store, port });
+      server = await startAuthenticatedNatsServer({ directory: store, authority: testBusAuthority(), port });
 
       await outbox.drained('task-d');
       await outbox.stop();

@@ -2,16 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { subjects, type ClaimedTask } from '@switchyard/contracts';
+import type { ClaimedTask } from '@switchyard/contracts';
 import { BackendCatalog } from './backend.catalog';
 import { prepareRuntimeLaunch } from './runtime-launch.preparer';
-import { MESSAGING_CONNECTION, subscribeNotices, type MessagingConnection, type NoticeSubscription } from '@switchyard/messaging';
+import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from '../daemon.config';
 import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.injection-keys';
 import { TaskMessageOutbox } from '../outbox/task-message.outbox';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 import { RuntimeRegistry } from '../runtimes/runtime-registry';
+import { DaemonNoticesRouter } from './daemon-notices.router';
 import { QueueClient } from './queue.client';
 import { SlotTracker } from '../runtimes/slot-tracker';
 import { runClaimedTask } from './task-runner';
@@ -22,8 +23,10 @@ const SAFETY_POLL_MS = 30_000;
 
 /**
  * Claims work for this daemon's runtimes when the queue says there is some (and on a slow safety
- * poll), never beyond the free slots, and runs each claimed task. At shutdown it stops claiming and
- * ends the runs truthfully: aborted, reported as `cancelled_by_shutdown` so the queue retries them.
+ * poll), never beyond the free slots, and runs each claimed task. The queue's notices come on one
+ * subscription (`notify.<DAEMON_ID>.>`): nudges claim, cancels stop the run they name. At shutdown
+ * it stops claiming and ends the runs truthfully: aborted, reported as `cancelled_by_shutdown` so
+ * the queue retries them.
  */
 @Injectable()
 export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -41,7 +44,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   private poll: NodeJS.Timeout | undefined;
   private claiming: Promise<void> = Promise.resolve();
   private claimAgain = false;
-  private readonly subscriptions: NoticeSubscription[] = [];
+  private readonly notices: DaemonNoticesRouter;
   private stopListeningToSlots: (() => void) | undefined;
 
   constructor(
@@ -51,7 +54,16 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly registry: RuntimeRegistry,
     private readonly slots: SlotTracker,
   ) {
-    this.queue = new QueueClient(connection);
+    this.queue = new QueueClient(connection, config.DAEMON_ID);
+    this.notices = new DaemonNoticesRouter({
+      connection,
+      daemonId: config.DAEMON_ID,
+      logger,
+      // Also runtimes detected after boot; a runtime this daemon no longer offers is not claimed for.
+      onWorkAvailable: (runtimeId) => {
+        if (this.registry.current().some((runtime) => runtime.runtimeId === runtimeId)) this.requestClaim();
+      },
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -59,16 +71,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     this.stopListeningToSlots = this.slots.onOpened(() => this.requestClaim());
     this.outbox = await TaskMessageOutbox.open({ directory: path.resolve(this.config.SWITCHYARD_HOME, 'outbox'), connection: this.connection, logger: this.logger });
     await this.registry.whenDetected();
-    // One subscription for every runtime, also those detected later; others' nudges are ignored.
-    this.subscriptions.push(
-      subscribeNotices(this.connection, {
-        subject: subjects.workAvailableFilter(),
-        onNotice: (nudge) => {
-          const runtimeId = nudge.subject.split('.').pop();
-          if (this.registry.current().some((runtime) => runtime.runtimeId === runtimeId)) this.requestClaim();
-        },
-      }),
-    );
+    this.notices.start();
     this.poll = setInterval(() => this.requestClaim(), SAFETY_POLL_MS);
     this.requestClaim();
   }
@@ -76,11 +79,11 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.poll);
     this.stopListeningToSlots?.();
-    this.subscriptions.forEach((subscription) => subscription.unsubscribe());
     this.shutdown.abort();
     this.runAborts.forEach((runAbort) => runAbort.abort());
     await this.claiming;
     await Promise.allSettled([...this.running]);
+    this.notices.stop();
     await this.outbox?.stop();
   }
 
@@ -118,6 +121,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
       daemonId: this.config.DAEMON_ID,
       connection: this.connection,
       queue: this.queue,
+      cancelNotices: this.notices,
       outbox: this.outbox,
       logger: this.logger,
       workspacesRoot: path.resolve(this.config.SWITCHYARD_HOME, 'workspaces'),

@@ -28,7 +28,7 @@ export class OrphanRelease implements OnModuleInit, BeforeApplicationShutdown {
     @Inject(DAEMON_LOGGER) private readonly logger: JsonLogger,
     private readonly slots: SlotTracker,
   ) {
-    this.queue = new QueueClient(connection);
+    this.queue = new QueueClient(connection, config.DAEMON_ID);
   }
 
   /** Module init runs before every bootstrap hook, the claim loop's included. */

@@ -1,19 +1,20 @@
 import { SESSION_COMMAND_CATALOG, commandFailure, commandSuccess, subjects, type ClaimedTask, type CommandReply, type ResumeDecision, type SessionResolveCommand } from '@switchyard/contracts';
-import { connectMessaging, serveRequests, type MessagingConnection, type RequestServer } from '@switchyard/messaging';
+import { serveRequests, type MessagingConnection, type RequestServer } from '@switchyard/messaging';
 import { createJsonLogger } from '@switchyard/service-kit';
-import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
+import { uniqueNamespace, connectTestMessaging } from '@switchyard/testing';
 import { sampleClaimedTask } from '../exec-env/exec-env.spec-helper';
 import { RESUME_INDEX_UNAVAILABLE, decideResume, type PreparedWorkDirectory } from './resume.decider';
 import type { SessionStoreState } from './resume.gate';
 
 const log = createJsonLogger({ service: 'resume-decider-test', level: 'fatal' });
 const RESOLVE_TIMEOUT_MS = 300;
+const DAEMON_ID = 'daemon-resume-decider-test';
 const PRIOR_WORK_DIRECTORY = '/switchyard/workspaces/workspace-1/agent-1/prior-task';
 const NEW_WORK_DIRECTORY = '/switchyard/workspaces/workspace-1/agent-1/new-task';
 
 /**
  * The daemon's one resume decision against real NATS. The session-resume service is not started:
- * a responder on `cmd.session.resolve` stands in for it, answering as the contract says. The exec
+ * a responder on `cmd.session.resolve.<daemonId>` stands in for it, answering as the contract says. The exec
  * env and the store probe are the caller's steps, recorded here (the task runner's spec runs them for real).
  */
 describe('resume decision: ask session-resume, prepare the exec env, gate', () => {
@@ -23,7 +24,7 @@ describe('resume decision: ask session-resume, prepare the exec env, gate', () =
 
   beforeEach(async () => {
     silentAnswers = 0;
-    connection = await connectMessaging({ url: testNatsUrl(), name: 'resume-decider-test', namespace: uniqueNamespace() });
+    connection = await connectTestMessaging({ name: 'resume-decider-test', namespace: uniqueNamespace() });
   });
   afterEach(async () => {
     await responder?.stop();
@@ -35,7 +36,7 @@ describe('resume decision: ask session-resume, prepare the exec env, gate', () =
   function serveResolve(answer: (command: SessionResolveCommand) => CommandReply<ResumeDecision> | 'silence'): SessionResolveCommand[] {
     const asked: SessionResolveCommand[] = [];
     responder = serveRequests(connection, {
-      subject: subjects.command('session.resolve'),
+      subject: subjects.command('session.resolve', DAEMON_ID),
       queueGroup: 'session-resume',
       requestSchema: SESSION_COMMAND_CATALOG['session.resolve'].request,
       handlerReturns: 'reply',
@@ -56,7 +57,7 @@ describe('resume decision: ask session-resume, prepare the exec env, gate', () =
     const steps: string[] = [];
     const outcome = await decideResume<PreparedWorkDirectory>({
       task: options.task ?? sampleClaimedTask(),
-      dependencies: { connection, logger: log },
+      dependencies: { daemonId: DAEMON_ID, connection, logger: log },
       log,
       timeoutMs: RESOLVE_TIMEOUT_MS,
       prepare: (priorWorkDirectory) => {

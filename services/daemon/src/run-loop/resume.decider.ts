@@ -13,8 +13,8 @@ export type PreparedWorkDirectory = Pick<PreparedExecEnv, 'workDirectory' | 'reu
 
 export interface DecideResumeOptions<TPrepared extends PreparedWorkDirectory> {
   readonly task: ClaimedTask;
-  /** The daemon's connection and logger: the ask and a retirement go through them. */
-  readonly dependencies: { readonly connection: MessagingConnection; readonly logger: JsonLogger };
+  /** The daemon's id, connection and logger: the ask and a retirement go through them, as this daemon. */
+  readonly dependencies: { readonly daemonId: string; readonly connection: MessagingConnection; readonly logger: JsonLogger };
   /** The run's logger (it names the task and attempt). */
   readonly log: JsonLogger;
   /** Per request to session-resume (`DAEMON_SESSION_RESOLVE_TIMEOUT_MS`). */
@@ -69,6 +69,7 @@ async function askSessionResume(options: Pick<DecideResumeOptions<PreparedWorkDi
   if (!continuesConversation(task.source)) return { status: 'fresh', reason: 'no_prior_session' };
   try {
     const answer = await sendSessionResolve(options.dependencies.connection, {
+      sender: options.dependencies.daemonId,
       payload: { taskId: task.taskId, agentId: task.agentId, runtimeId: task.runtimeId, source: task.source, forceFreshSession: task.forceFreshSession },
       correlationId: task.taskId,
       timeoutMs: options.timeoutMs,

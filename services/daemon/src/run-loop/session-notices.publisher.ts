@@ -4,6 +4,8 @@ import type { JsonLogger } from '@switchyard/service-kit';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 
 interface NoticeDependencies {
+  /** This daemon's id: the publisher token of the session events' subjects. */
+  readonly daemonId: string;
   readonly connection: MessagingConnection;
   readonly logger: JsonLogger;
 }
@@ -27,7 +29,7 @@ export async function pinSession(options: {
       payload: { sessionId, taskId: task.taskId, attempt: task.attempt, runtimeId: options.runtime.runtimeId, workDir: options.workDirectory },
     });
     await publish(options.dependencies.connection, {
-      subject: subjects.forEvent(envelope),
+      subject: subjects.forEvent(envelope, options.dependencies.daemonId),
       data: envelope,
       messageId: `session-pinned:${task.taskId}:${task.attempt}:${sessionId}`,
     });
@@ -52,7 +54,7 @@ export async function retireSession(options: {
   try {
     const envelope = createEvent({ type: 'session.retired', payload: { sessionId, taskId: task.taskId, reason: options.reason, message: options.message } });
     await publish(options.dependencies.connection, {
-      subject: subjects.forEvent(envelope),
+      subject: subjects.forEvent(envelope, options.dependencies.daemonId),
       data: envelope,
       messageId: `session-retired:${task.taskId}:${task.attempt}:${sessionId}`,
     });

@@ -20,11 +20,19 @@ export interface TaskMessageWriter {
 
 /**
  * The run's side of the timeline: seqs from 0 in order, secrets redacted before anything leaves the
- * machine (the projector redacts again), each message durable in the outbox before it is published.
+ * machine (the projector redacts again), each message durable in the outbox before it is published
+ * on `task.message.<taskId>.<daemonId>` with `Nats-Msg-Id` `<daemonId>:<taskId>:<seq>` (kept in the
+ * outbox line, so a restarted daemon republishes under the same id).
  * The run does not wait for each message's disk write, only for the oldest beyond the window.
  */
-export function createTaskMessageWriter(options: { readonly task: ClaimedTask; readonly outbox: TaskMessageOutbox; readonly sanitize: MessageSanitizer }): TaskMessageWriter {
-  const { task, outbox, sanitize } = options;
+export function createTaskMessageWriter(options: {
+  readonly task: ClaimedTask;
+  /** This daemon's id: the subject's publisher token and part of each message's dedupe id. */
+  readonly publisher: string;
+  readonly outbox: TaskMessageOutbox;
+  readonly sanitize: MessageSanitizer;
+}): TaskMessageWriter {
+  const { task, publisher, outbox, sanitize } = options;
   let seq = 0;
   let failure: { readonly error: unknown } | undefined;
   // Settled in order: the outbox writes a task's lines in call order.
@@ -37,7 +45,13 @@ export function createTaskMessageWriter(options: { readonly task: ClaimedTask; r
     async write(message) {
       throwIfFailed();
       const envelope = createEvent({ type: 'task.message', payload: { taskId: task.taskId, seq, attempt: task.attempt, message: sanitize(message) } });
-      const written = outbox.enqueue({ taskId: task.taskId, seq, subject: subjects.forEvent(envelope), messageId: messageIds.taskMessage(task.taskId, seq), body: envelope });
+      const written = outbox.enqueue({
+        taskId: task.taskId,
+        seq,
+        subject: subjects.forEvent(envelope, publisher),
+        messageId: messageIds.taskMessage({ publisher, taskId: task.taskId, seq }),
+        body: envelope,
+      });
       seq += 1;
       unwritten.push(
         written.catch((error: unknown) => {

@@ -3,15 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createAgentSession, type AgentSession, type Backend } from '@switchyard/agent-adapters';
 import { SESSION_COMMAND_CATALOG, STREAM_CATALOG, subjects, type AgentMessage, type CommandName, type ResumeDecision, type SessionResolveCommand } from '@switchyard/contracts';
-import { catalogStreamDefinitions, connectMessaging, provisionStreams, serveRequests, type MessagingConnection, type RequestServer } from '@switchyard/messaging';
+import { catalogStreamDefinitions, provisionStreams, publishNotice, serveRequests, type MessagingConnection, type RequestServer } from '@switchyard/messaging';
 import { deleteNamespaceStreams, readStream } from '@switchyard/messaging/testing';
 import { createJsonLogger } from '@switchyard/service-kit';
-import { testNatsUrl, uniqueNamespace } from '@switchyard/testing';
+import { uniqueNamespace, connectTestMessaging } from '@switchyard/testing';
 import { sampleClaimedTask } from '../exec-env/exec-env.spec-helper';
 import { TaskMessageOutbox } from '../outbox/task-message.outbox';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 import { BUILT_IN_RUNTIME_IDENTITIES } from '../runtimes/runtime-identities';
-import { QueueClient } from './queue.client';
+import { DaemonNoticesRouter } from './daemon-notices.router';
+import { QueueClient, type DaemonQueueCommandName } from './queue.client';
 import { runClaimedTask, type TaskRunnerDependencies } from './task-runner';
 
 const logger = createJsonLogger({ service: 'task-runner-test', level: 'fatal' });
@@ -59,17 +60,20 @@ describe('task runner', () => {
   let servers: RequestServer[];
   /** What the stand-in queue was told, command by command. */
   let commands: Array<{ readonly command: CommandName; readonly payload: Record<string, unknown> }>;
+  let cancelNotices: DaemonNoticesRouter;
 
   beforeEach(async () => {
-    connection = await connectMessaging({ url: testNatsUrl(), name: 'task-runner-test', namespace: uniqueNamespace() });
+    connection = await connectTestMessaging({ name: 'task-runner-test', namespace: uniqueNamespace() });
     await provisionStreams(connection, catalogStreamDefinitions());
     directory = await mkdtemp(path.join(tmpdir(), 'switchyard-task-runner-'));
     outbox = await TaskMessageOutbox.open({ directory: path.join(directory, 'outbox'), connection, logger });
+    cancelNotices = new DaemonNoticesRouter({ connection, daemonId: DAEMON_ID, logger, onWorkAvailable: () => undefined });
+    cancelNotices.start();
     commands = [];
     // The queue service stands outside this test: a responder that accepts and records its
     // commands and answers as the contracts say (the daemon's client checks every reply).
     const leaseResult = () => ({ leaseExpiresAt: new Date(Date.now() + 60_000).toISOString(), cancelRequested: false });
-    const answers: Partial<Record<CommandName, (taskId: string) => unknown>> = {
+    const answers: Partial<Record<DaemonQueueCommandName, (taskId: string) => unknown>> = {
       'task.start': leaseResult,
       'task.renew': leaseResult,
       'task.complete': (taskId) => ({ taskId, state: 'completed' }),
@@ -77,7 +81,7 @@ describe('task runner', () => {
     };
     servers = Object.entries(answers).map(([command, answer]) =>
       serveRequests<{ payload: Record<string, unknown> }, unknown>(connection, {
-        subject: subjects.command(command as CommandName),
+        subject: subjects.command(command as DaemonQueueCommandName, DAEMON_ID),
         queueGroup: 'queue-stand-in',
         handler: (request) => {
           commands.push({ command: command as CommandName, payload: request.payload });
@@ -88,6 +92,7 @@ describe('task runner', () => {
   });
 
   afterEach(async () => {
+    cancelNotices.stop();
     await Promise.all(servers.map((server) => server.stop()));
     await outbox.stop();
     await deleteNamespaceStreams(connection);
@@ -98,7 +103,8 @@ describe('task runner', () => {
   const dependencies = (backend: Backend): TaskRunnerDependencies => ({
     daemonId: DAEMON_ID,
     connection,
-    queue: new QueueClient(connection),
+    queue: new QueueClient(connection, DAEMON_ID),
+    cancelNotices,
     outbox,
     logger,
     workspacesRoot: path.join(directory, 'workspaces'),
@@ -115,7 +121,7 @@ describe('task runner', () => {
   const timelineOf = async (taskId: string): Promise<AgentMessage[]> => {
     await outbox.drained(taskId);
     return (await readStream(connection, STREAM_CATALOG.TASK_EVENTS.name))
-      .filter((message) => message.subject === subjects.taskEvent('task.message', taskId))
+      .filter((message) => message.subject === subjects.taskEvent({ type: 'task.message', taskId, publisher: DAEMON_ID }))
       .map((message) => (JSON.parse(message.text) as { payload: { message: AgentMessage } }).payload.message);
   };
 
@@ -157,12 +163,41 @@ describe('task runner', () => {
     expect(await timelineOf(task.taskId)).toEqual([{ type: 'text', text: '{"done":true}' }]);
   });
 
+  it('given a running CLI, when the queue tells this daemon the task was cancelled, then the CLI is stopped and the run reported', async () => {
+    const task = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000a006' });
+    let cliPid: number | undefined;
+    const backend = scriptBackend({
+      script: CLI_SCRIPT,
+      alter: (session) => ({
+        ...session,
+        messages: (async function* () {
+          for await (const message of session.messages) {
+            if (message.type === 'text' && cliPid === undefined) {
+              cliPid = (JSON.parse(message.text) as { pid: number }).pid;
+              // Another daemon's notice, then this daemon's: only its own stops the run.
+              publishNotice(connection, subjects.cancelNotice('daemon-other', task.taskId));
+              publishNotice(connection, subjects.cancelNotice(DAEMON_ID, task.taskId));
+            }
+            yield message;
+          }
+        })(),
+      }),
+    });
+
+    await runClaimedTask(task, runtime, dependencies(backend));
+
+    expect(isAlive(cliPid!)).toBe(false);
+    expect(commands.map((entry) => entry.command)).toEqual(['task.start', 'task.fail']);
+    // The queue has the cancel pending: whatever the report says, it ends the attempt as cancelled.
+    expect(commands[1]!.payload).toMatchObject({ taskId: task.taskId, daemonId: DAEMON_ID, message: 'the run was cancelled' });
+  });
+
   /** Session-resume stands outside this test too: a responder answering `decision` to every ask, recording them. */
   function serveResolve(decision: ResumeDecision): SessionResolveCommand[] {
     const asked: SessionResolveCommand[] = [];
     servers.push(
       serveRequests(connection, {
-        subject: subjects.command('session.resolve'),
+        subject: subjects.command('session.resolve', DAEMON_ID),
         queueGroup: 'session-resume-stand-in',
         requestSchema: SESSION_COMMAND_CATALOG['session.resolve'].request,
         handler: (command: SessionResolveCommand) => {

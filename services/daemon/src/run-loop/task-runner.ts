@@ -1,10 +1,11 @@
 import { probeSessionStore, type AgentRunResult, type AgentRunTimeouts, type AgentSession, type Backend } from '@switchyard/agent-adapters/wing';
-import { subjects, type AgentMessage, type ClaimedTask, type TaskFailureReason } from '@switchyard/contracts';
-import { subscribeNotices, type MessagingConnection } from '@switchyard/messaging';
+import type { AgentMessage, ClaimedTask, TaskFailureReason } from '@switchyard/contracts';
+import type { MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { prepareExecEnv, type PreparedExecEnv } from '../exec-env';
 import type { TaskMessageOutbox } from '../outbox/task-message.outbox';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
+import type { CancelNotices } from './daemon-notices.router';
 import type { QueueClient } from './queue.client';
 import { decideResume } from './resume.decider';
 import { failureReasonOf } from './run-outcome.mapper';
@@ -17,6 +18,8 @@ export interface TaskRunnerDependencies {
   readonly daemonId: string;
   readonly connection: MessagingConnection;
   readonly queue: QueueClient;
+  /** The queue's cancel pushes (`notify.<daemonId>.cancel.<taskId>`), through the daemon's one subscription. */
+  readonly cancelNotices: CancelNotices;
   readonly outbox: TaskMessageOutbox;
   readonly logger: JsonLogger;
   readonly workspacesRoot: string;
@@ -96,7 +99,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
 }
 
 function openTaskRun(task: ClaimedTask, runtime: DetectedRuntime, dependencies: TaskRunnerDependencies): TaskRun {
-  const timeline = createTaskMessageWriter({ task, outbox: dependencies.outbox, sanitize: taskMessageSanitizer(task) });
+  const timeline = createTaskMessageWriter({ task, publisher: dependencies.daemonId, outbox: dependencies.outbox, sanitize: taskMessageSanitizer(task) });
   let pinnedSessionId: string | undefined;
   const run: TaskRun = {
     task,
@@ -280,10 +283,10 @@ async function reportOutcome(run: TaskRun, result: AgentRunResult): Promise<void
 async function followSession(options: { run: TaskRun; session: AgentSession; cancelAlreadyRequested: boolean }): Promise<AgentRunResult> {
   const { run, session } = options;
   const { task, dependencies } = run;
-  let cancelPush: { unsubscribe(): void } | undefined;
+  let stopCancelPush: (() => void) | undefined;
   let renewal: NodeJS.Timeout | undefined;
   try {
-    cancelPush = subscribeNotices(dependencies.connection, { subject: subjects.taskEvent('task.cancel_requested', task.taskId), max: 1, onNotice: () => session.cancel() });
+    stopCancelPush = dependencies.cancelNotices.onCancel(task.taskId, () => session.cancel());
     if (options.cancelAlreadyRequested) await session.cancel();
     renewal = setInterval(() => {
       void dependencies.queue
@@ -301,7 +304,7 @@ async function followSession(options: { run: TaskRun; session: AgentSession; can
     throw error;
   } finally {
     clearInterval(renewal);
-    cancelPush?.unsubscribe();
+    stopCancelPush?.();
   }
 }
 

@@ -27,6 +27,7 @@ export async function writeDetectionReport(options: {
   };
   const file = path.join(options.home, DETECTION_REPORT_FILE);
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(report, null, 2)}\n`);
+  // Owner-only like the rest of the home: it names the paths and versions of this machine's CLIs.
+  await writeFile(temporary, `${JSON.stringify(report, null, 2)}\n`, { mode: 0o600 });
   await rename(temporary, file);
 }

@@ -2,7 +2,10 @@ import { createEvent, subjects, type EventType, type PayloadOf } from '@switchya
 import { publish, type MessagingConnection } from '@switchyard/messaging';
 import type { DetectedRuntime } from './runtime-detector';
 
-/** Tells the control plane which runtimes this daemon offers, and that it is alive. */
+/**
+ * Tells the control plane which runtimes this daemon offers, and that it is alive, on
+ * `runtime.<type>.<runtimeId>.<daemonId>`: consumers take the daemon from the subject.
+ */
 export class RuntimePresencePublisher {
   constructor(
     private readonly connection: MessagingConnection,
@@ -36,6 +39,6 @@ export class RuntimePresencePublisher {
 
   private async send<TType extends EventType>(type: TType, payload: PayloadOf<TType>): Promise<void> {
     const envelope = createEvent({ type, payload });
-    await publish(this.connection, { subject: subjects.forEvent(envelope), data: envelope, messageId: envelope.eventId });
+    await publish(this.connection, { subject: subjects.forEvent(envelope, this.daemonId), data: envelope, messageId: envelope.eventId });
   }
 }

@@ -2,9 +2,9 @@ import { access, chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { STREAM_CATALOG } from '@switchyard/contracts';
-import { connectMessaging, type MessagingConnection } from '@switchyard/messaging';
+import { type MessagingConnection } from '@switchyard/messaging';
 import { collectNotices, readStream } from '@switchyard/messaging/testing';
-import { startServiceForTest, testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
+import { startServiceForTest, type ServiceUnderTest, connectTestMessaging } from '@switchyard/testing';
 import { daemonApp } from '../daemon.app';
 
 interface RuntimeEvent {
@@ -61,7 +61,7 @@ describe('daemon runtime registry (real NATS)', () => {
       database: false,
       env: { DAEMON_ID: 'daemon-registry-test', DAEMON_PATH: bin, DAEMON_HEARTBEAT_INTERVAL_MS: '100', SWITCHYARD_HOME: bin },
     });
-    observer = await connectMessaging({ url: testNatsUrl(), name: 'registry-observer', namespace: daemon.namespace });
+    observer = await connectTestMessaging({ name: 'registry-observer', namespace: daemon.namespace });
 
     const events = await waitForEvents((all) => all.filter((event) => event.type === 'runtime.heartbeat').length >= 3);
     expect(events[0]).toMatchObject({ type: 'runtime.registered', payload: { runtimeId: 'daemon-registry-test-claude-code', version: '2.1.197' } });
@@ -101,7 +101,7 @@ describe('daemon runtime registry (real NATS)', () => {
         DAEMON_VERSION_PROBE_TIMEOUT_MS: '600000',
       },
     });
-    observer = await connectMessaging({ url: testNatsUrl(), name: 'registry-observer', namespace: daemon.namespace });
+    observer = await connectTestMessaging({ name: 'registry-observer', namespace: daemon.namespace });
     await waitForFile(hanging);
     const heartbeats = await collectNotices(observer, 'runtime.heartbeat.>');
 
@@ -140,7 +140,7 @@ describe('daemon runtime registry (real NATS)', () => {
       database: false,
       env: { DAEMON_ID: 'daemon-models-test', DAEMON_PATH: bin, SWITCHYARD_HOME: bin, DAEMON_REDETECT_INTERVAL_MS: '100' },
     });
-    observer = await connectMessaging({ url: testNatsUrl(), name: 'registry-observer', namespace: daemon.namespace });
+    observer = await connectTestMessaging({ name: 'registry-observer', namespace: daemon.namespace });
 
     const modelsRegistered = (events: RuntimeEvent[]): Array<string[] | undefined> =>
       events.filter((event) => event.type === 'runtime.registered' && event.payload.runtimeId === 'daemon-models-test-opencode').map((event) => event.payload.models);
@@ -168,7 +168,7 @@ describe('daemon runtime registry (real NATS)', () => {
       database: false,
       env: { DAEMON_ID: 'daemon-profile-test', DAEMON_PATH: bin, SWITCHYARD_HOME: bin, DAEMON_RUNTIME_PROFILES_FILE: profilesFile },
     });
-    observer = await connectMessaging({ url: testNatsUrl(), name: 'registry-observer', namespace: daemon.namespace });
+    observer = await connectTestMessaging({ name: 'registry-observer', namespace: daemon.namespace });
 
     const events = await waitForEvents((all) => all.filter((event) => event.type === 'runtime.registered').length >= 2);
     const registered = events.filter((event) => event.type === 'runtime.registered').map((event) => event.payload);

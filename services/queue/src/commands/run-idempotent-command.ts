@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CommandReply } from '@switchyard/contracts';
+import { commandFailure, type CommandReply } from '@switchyard/contracts';
 import { withOptimisticRetry } from '@switchyard/event-store';
 import { ProcessedCommandStore } from '@switchyard/persistence';
 
@@ -9,12 +9,16 @@ const CONFLICT_ATTEMPTS = 5;
 /**
  * One command, at most one effect: in a transaction, the request id is locked, a stored first
  * reply is returned as "already applied", otherwise the command runs and its reply is stored with
- * its effect. A concurrency conflict re-runs the whole transaction on fresh state.
+ * its effect. A concurrency conflict re-runs the whole transaction on fresh state. A stored reply
+ * is only ever given to the sender that made the request: the same request id from anyone else
+ * is refused `sender_mismatch` and learns nothing of it.
  */
 export function runIdempotentCommand<TResult>(options: {
   readonly dataSource: DataSource;
   readonly requestId: string;
   readonly commandType: string;
+  /** The daemon that sent a daemon-sent command (read from its subject); null for a service's. */
+  readonly sender: string | null;
   readonly execute: (manager: EntityManager) => Promise<CommandReply<TResult>>;
   /** What is kept of the reply (e.g. without secrets), and how a kept one is replayed. */
   readonly storedForm?: (reply: CommandReply<TResult>) => CommandReply<TResult>;
@@ -27,12 +31,23 @@ export function runIdempotentCommand<TResult>(options: {
       options.dataSource.transaction(async (manager) => {
         const store = new ProcessedCommandStore(manager);
         await store.lock(options.requestId);
-        const earlier = (await store.find(options.requestId)) as CommandReply<TResult> | undefined;
-        if (earlier) return earlier.ok ? { ...replayedForm(earlier), alreadyApplied: true } : earlier;
+        const earlier = await store.find(options.requestId);
+        if (earlier) return replayFor(options.sender, earlier as { sender: string | null; reply: CommandReply<TResult> }, replayedForm);
         const reply = await options.execute(manager);
-        await store.record({ requestId: options.requestId, commandType: options.commandType, reply: storedForm(reply) });
+        await store.record({ requestId: options.requestId, commandType: options.commandType, sender: options.sender, reply: storedForm(reply) });
         return reply;
       }),
     { attempts: CONFLICT_ATTEMPTS },
   );
+}
+
+function replayFor<TResult>(
+  sender: string | null,
+  earlier: { readonly sender: string | null; readonly reply: CommandReply<TResult> },
+  replayedForm: (reply: CommandReply<TResult>) => CommandReply<TResult>,
+): CommandReply<TResult> {
+  if (earlier.sender !== sender) return commandFailure('sender_mismatch', 'this request id was used by another sender');
+  if (!earlier.reply.ok) return earlier.reply;
+  const replayed = replayedForm(earlier.reply);
+  return replayed.ok ? { ...replayed, alreadyApplied: true } : replayed;
 }

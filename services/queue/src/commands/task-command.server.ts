@@ -1,59 +1,81 @@
 import { Controller, Inject } from '@nestjs/common';
-import { Payload, MessagePattern } from '@nestjs/microservices';
+import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import type { DataSource } from 'typeorm';
 import {
   COMMAND_NAMES,
   type CommandName,
   type CommandOf,
+  type CommandPayloadOf,
   type CommandReply,
+  type TaskCancelMatchingResult,
   type TaskReleaseOrphansResult,
+  type TaskState,
+  type TaskStateResult,
 } from '@switchyard/contracts';
 import { OutboxRelay } from '@switchyard/event-store';
-import { commandResponder } from '@switchyard/messaging';
+import { commandResponder, type CommandRequestContext } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
+import type { JsonLogger } from '@switchyard/service-kit';
 import { WorkAvailableNudger } from '../claim/work-available.nudger';
-import { QUEUE_CONFIG, TASK_TOKEN_SECRET } from '../queue.injection-keys';
+import { QUEUE_CONFIG, QUEUE_LOGGER, TASK_TOKEN_SECRET } from '../queue.injection-keys';
 import type { QueueConfig } from '../queue.config';
 import { runIdempotentCommand } from './run-idempotent-command';
+import { CancelNoticePublisher } from './cancel-notice.publisher';
 import { claimReplyStorage } from './claim-reply.storage';
+import { senderRefusal, withSenderAsDaemon } from './command-sender';
 import { TASK_COMMAND_HANDLERS, type CommandContext } from './task-command.handlers';
 
 /** Commands that may put a task (back) into the queue: daemons of its runtime are nudged after them. */
 const QUEUEING_COMMANDS: ReadonlySet<CommandName> = new Set(['task.enqueue', 'task.requeue', 'task.fail']);
 
+/** States in which a cancel is pending rather than done: the attempt's daemon must stop it. */
+const CANCEL_PENDING_STATES: ReadonlySet<TaskState> = new Set(['dispatched', 'running']);
+
 /** Queue replicas share the commands. */
 export const QUEUE_COMMAND_GROUP = 'queue';
 
 /**
- * Answers every task command (`cmd.<name>`) in the `queue` group, so replicas share the load; the
- * messaging transport validates each request against its command's schema before it gets here.
- * Each runs idempotently by its request id in one transaction; after a commit the relay is woken
- * and daemons are told there is work, so nobody waits for a poll.
+ * Answers every task command in the `queue` group, so replicas share the load: daemon-sent ones on
+ * `cmd.<name>.<daemonId>`, service-sent ones on `cmd.<name>`; the messaging transport validates
+ * each request against its command's schema before it gets here. A daemon-sent command acts for
+ * its sender, the daemon its subject names: a payload naming another daemon is refused
+ * `sender_mismatch` and changes nothing. Each runs idempotently by its request id in one
+ * transaction; after a commit the relay is woken, daemons are told there is work, and the daemon
+ * of an attempt whose cancel committed is told to stop, so nobody waits for a poll.
  */
 @Controller()
 export class TaskCommandServer {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(QUEUE_CONFIG) private readonly config: QueueConfig,
+    @Inject(QUEUE_LOGGER) private readonly logger: JsonLogger,
     @Inject(TASK_TOKEN_SECRET) private readonly taskTokenSecret: string,
     private readonly relay: OutboxRelay,
     private readonly nudger: WorkAvailableNudger,
+    private readonly cancelNotices: CancelNoticePublisher,
   ) {}
 
   @MessagePattern(COMMAND_NAMES, commandResponder({ queueGroup: QUEUE_COMMAND_GROUP }))
-  answer(@Payload() envelope: CommandOf<CommandName>): Promise<CommandReply<unknown>> {
-    return this.handle(envelope.command, envelope);
+  answer(@Payload() envelope: CommandOf<CommandName>, @Ctx() context: CommandRequestContext): Promise<CommandReply<unknown>> {
+    return this.handle(envelope.command, envelope, context.getSender());
   }
 
-  private async handle<TName extends CommandName>(name: TName, envelope: CommandOf<TName>): Promise<CommandReply<unknown>> {
+  private async handle<TName extends CommandName>(name: TName, envelope: CommandOf<TName>, sender: string | undefined): Promise<CommandReply<unknown>> {
+    const refusal = senderRefusal(name, envelope.payload, sender);
+    if (refusal) {
+      this.logger.warn({ event: 'command_sender_mismatch', command: name, sender, requestId: envelope.requestId }, refusal.error.message);
+      return refusal;
+    }
+    const payload = withSenderAsDaemon(name, envelope.payload, sender) as CommandPayloadOf<TName>;
     // The request schema of this very command validated the payload before it got here.
     const handler = TASK_COMMAND_HANDLERS[name] as unknown as (payload: unknown, context: CommandContext) => Promise<CommandReply<unknown>>;
     const reply = await runIdempotentCommand({
       dataSource: this.dataSource,
       requestId: envelope.requestId,
       commandType: name,
+      sender: sender ?? null,
       execute: (manager) =>
-        handler(envelope.payload, {
+        handler(payload, {
           manager,
           cause: { requestId: envelope.requestId, correlationId: envelope.correlationId },
           now: new Date(),
@@ -64,23 +86,31 @@ export class TaskCommandServer {
     });
     if (reply.ok && !reply.alreadyApplied) {
       this.relay.wake();
-      this.nudger.nudge(await this.runtimesWithNewWork(name, envelope, reply));
+      await this.nudger.nudge(await this.runtimesWithNewWork(name, payload, reply));
+      await this.cancelNotices.publish(tasksWithPendingCancel(name, reply));
     }
     return reply;
   }
 
   /** The runtimes whose daemons should claim now: where the committed command queued work. */
-  private async runtimesWithNewWork<TName extends CommandName>(name: TName, envelope: CommandOf<TName>, reply: { result: unknown }): Promise<string[]> {
+  private async runtimesWithNewWork<TName extends CommandName>(name: TName, payload: CommandPayloadOf<TName>, reply: { result: unknown }): Promise<string[]> {
     // The release names its retried attempts' runtimes; a retry runs on the runtime of the task it retries.
     if (name === 'task.release_orphans') {
       return (reply.result as TaskReleaseOrphansResult).tasks.filter((task) => task.willRetry).map((task) => task.runtimeId);
     }
     if (!QUEUEING_COMMANDS.has(name)) return [];
-    const runtimeId = 'runtimeId' in envelope.payload ? envelope.payload.runtimeId : undefined;
+    const runtimeId = 'runtimeId' in payload ? payload.runtimeId : undefined;
     if (typeof runtimeId === 'string') return [runtimeId];
     const rows = await this.dataSource.query<Array<{ runtime_id: string }>>('select runtime_id from agent_task_queue where task_id = $1', [
-      (envelope.payload as { taskId: string }).taskId,
+      (payload as { taskId: string }).taskId,
     ]);
     return rows.map((row) => row.runtime_id);
   }
+}
+
+/** The tasks a committed cancel left waiting for their attempt's daemon to stop. */
+function tasksWithPendingCancel(name: CommandName, reply: { result: unknown }): string[] {
+  const reached =
+    name === 'task.cancel' ? [reply.result as TaskStateResult] : name === 'task.cancel_matching' ? (reply.result as TaskCancelMatchingResult).tasks : [];
+  return reached.filter((task) => CANCEL_PENDING_STATES.has(task.state)).map((task) => task.taskId);
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { createEvent, subjects } from '@switchyard/contracts';
+import { SERVICE_PUBLISHERS, createEvent, subjects } from '@switchyard/contracts';
 import { appendEvents, loadEvents, loadEventsOfAggregates, type NewEvent, type StoredEvent } from '@switchyard/event-store';
 import { decide, evolve, initialTaskState, type TaskDecision } from '../domain/task.decider';
 import type { TaskCommand } from '../domain/task.commands';
@@ -72,5 +72,6 @@ function toNewEvent(event: TaskEvent, cause: CommandCause): NewEvent {
     correlationId: cause.correlationId,
     causationId: cause.requestId,
   });
-  return { envelope, subject: subjects.forEvent(envelope) };
+  // The subject is stored with the row and relayed as it is: the queue publishes these events.
+  return { envelope, subject: subjects.forEvent(envelope, SERVICE_PUBLISHERS.queue) };
 }

@@ -1,8 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import type { DataSource } from 'typeorm';
 import { EVENT_CATALOG, STREAM_CATALOG, lateHeartbeatGapMs, subjects, type EventOf } from '@switchyard/contracts';
-import { PermanentError, eventConsumer, zodCodec, type ConsumerDefinition } from '@switchyard/messaging';
+import { PermanentError, eventConsumer, zodCodec, type ConsumerDefinition, type JetStreamEventContext } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { QueueConfig } from '../queue.config';
@@ -18,7 +18,9 @@ export const RUNTIME_PRESENCE_CONSUMER: ConsumerDefinition = {
 };
 
 /**
- * Keeps `runtime_presence` from the daemons' `runtime.heartbeat.<runtimeId>` events. Presence is
+ * Keeps `runtime_presence` from the daemons' `runtime.heartbeat.<runtimeId>.<daemonId>` events. The
+ * daemon is the one the subject names (its NATS identity may publish there only); a heartbeat
+ * whose payload names another daemon is dead-lettered, never recorded. Presence is
  * stamped with the queue's clock on arrival (the clock the sweeper judges by), so a daemon's
  * skewed clock cannot keep it alive;
  * a heartbeat older than the offline window (a redelivery after an outage) proves nothing and is
@@ -37,7 +39,9 @@ export class RuntimePresenceConsumer {
     RUNTIME_PRESENCE_CONSUMER.name,
     eventConsumer<EventOf<'runtime.heartbeat'>>({ consumer: RUNTIME_PRESENCE_CONSUMER, codec: zodCodec(EVENT_CATALOG['runtime.heartbeat'].envelope as never), concurrency: 8 }),
   )
-  async record(@Payload() heartbeat: EventOf<'runtime.heartbeat'>): Promise<void> {
+  async record(@Payload() heartbeat: EventOf<'runtime.heartbeat'>, @Ctx() context: JetStreamEventContext): Promise<void> {
+    const daemonId = subjects.publisherOf(context.getSubject());
+    if (heartbeat.payload.daemonId !== daemonId) throw new PermanentError(`heartbeat naming daemon ${heartbeat.payload.daemonId} published by ${daemonId}`);
     const ageMs = Date.now() - Date.parse(heartbeat.occurredAt);
     if (Number.isNaN(ageMs)) throw new PermanentError('heartbeat without a readable occurredAt');
     if (ageMs > this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS) return;
@@ -49,7 +53,7 @@ export class RuntimePresenceConsumer {
        values ($1, $2, $3, null)
        on conflict (runtime_id) do update set daemon_id = excluded.daemon_id, last_heartbeat_at = excluded.last_heartbeat_at, offline_since = null
        returning (select last_heartbeat_at from before) as previous`,
-      [heartbeat.payload.runtimeId, heartbeat.payload.daemonId, arrivedAt.toISOString()],
+      [heartbeat.payload.runtimeId, daemonId, arrivedAt.toISOString()],
     );
     this.logGap(heartbeat, rows[0]?.previous ?? null, arrivedAt);
   }

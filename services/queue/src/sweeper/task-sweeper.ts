@@ -116,6 +116,7 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
       dataSource: this.dataSource,
       requestId,
       commandType: `sweep.${item.kind}`,
+      sender: null,
       execute: async (manager) => {
         const cause = { requestId, correlationId: requestId };
         const { decision, state, willRetry } = await applyThenRetry({ manager, cause, now, command: this.commandFor(item, now) });
@@ -126,7 +127,7 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
     });
     if (reply.ok && !reply.alreadyApplied) {
       this.logger.info({ taskId: item.taskId, attempt: item.attempt, sweep: item.kind, state: reply.result.state }, 'sweeper changed a task');
-      if (reply.result.workQueued) this.nudger.nudge([reply.result.runtimeId]);
+      if (reply.result.workQueued) await this.nudger.nudge([reply.result.runtimeId]);
       return true;
     }
     return false;

@@ -149,7 +149,7 @@ describe('transcript projector (real NATS + Postgres)', () => {
     await bed.caughtUp(projector);
     // Then the good one is a row and the three bad ones are in the dead-letter stream with a reason
     expect((await bed.rows(taskId)).map((row) => row['content'])).toEqual(['still here']);
-    const deadLetters = (await readStream(bed.connection, STREAM_CATALOG.DEAD_LETTERS.name)).filter((entry) => entry.headers[HEADERS.deadLetterSubject]?.endsWith(taskId));
+    const deadLetters = (await readStream(bed.connection, STREAM_CATALOG.DEAD_LETTERS.name)).filter((entry) => entry.headers[HEADERS.deadLetterSubject]?.includes(`.${taskId}.`));
     expect(deadLetters.map((entry) => entry.headers[HEADERS.deadLetterReason]?.split(':')[0])).toEqual(['decode_failed', 'permanent_error', 'permanent_error']);
     expect(deadLetters[0]!.subject).toBe(`dlq.${STREAM_CATALOG.TASK_EVENTS.name}.transcript-timeline`);
     // And, terminated, they are never delivered again
@@ -167,7 +167,7 @@ describe('transcript projector (real NATS + Postgres)', () => {
     // Then the good ones are rows and the refused one is a dead letter with the database's reason
     expect((await bed.rows(taskId)).map((row) => row['content'])).toEqual(['before', 'after']);
     expect(projector.stats.totals().deadLettered - before).toBe(1);
-    const deadLetters = (await readStream(bed.connection, STREAM_CATALOG.DEAD_LETTERS.name)).filter((entry) => entry.headers[HEADERS.deadLetterSubject]?.endsWith(taskId));
+    const deadLetters = (await readStream(bed.connection, STREAM_CATALOG.DEAD_LETTERS.name)).filter((entry) => entry.headers[HEADERS.deadLetterSubject]?.includes(`.${taskId}.`));
     expect(deadLetters.map((entry) => entry.headers[HEADERS.deadLetterReason])).toEqual([expect.stringMatching(/^permanent_error: .*out of range/)]);
   });
 

@@ -1,7 +1,7 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from 'pg';
-import { STREAM_CATALOG, createCommand, subjects, type AgentMessage, type CommandPayloadOf, type RuntimeProfile } from '@switchyard/contracts';
+import { SERVICE_PUBLISHERS, STREAM_CATALOG, createCommand, subjects, type AgentMessage, type CommandPayloadOf, type RuntimeProfile } from '@switchyard/contracts';
 import { requestReply } from '@switchyard/messaging';
 import { readStream } from '@switchyard/messaging/testing';
 import { sampleAgentSnapshot, startSystemProcesses, type ServiceChild, type SystemProcesses } from '@switchyard/testing';
@@ -106,14 +106,14 @@ export async function startDaemonFaultStack(options: { readonly daemonId: string
     },
     async timeline(taskId) {
       return (await readStream(system.connection, STREAM_CATALOG.TASK_EVENTS.name))
-        .filter((message) => message.subject === subjects.taskEvent('task.message', taskId))
+        .filter((message) => message.subject === subjects.taskEvent({ type: 'task.message', taskId, publisher: options.daemonId }))
         .map((message) => (JSON.parse(message.text) as { payload: { seq: number; message: AgentMessage } }).payload)
         .sort((left, right) => left.seq - right.seq)
         .map((entry) => entry.message);
     },
     async failures(taskId) {
       return (await readStream(system.connection, STREAM_CATALOG.TASK_EVENTS.name))
-        .filter((message) => message.subject === subjects.taskEvent('task.failed', taskId))
+        .filter((message) => message.subject === subjects.taskEvent({ type: 'task.failed', taskId, publisher: SERVICE_PUBLISHERS.queue }))
         .map((message) => (JSON.parse(message.text) as { payload: { reason: string; message: string; detail: string | null } }).payload);
     },
     daemon,

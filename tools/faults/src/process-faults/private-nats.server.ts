@@ -2,9 +2,13 @@ import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startNatsServer, NatsServerMissingError, type NatsServerProcess } from '@switchyard/messaging';
+import { startAuthenticatedNatsServer, NatsServerMissingError, type NatsServerProcess } from '@switchyard/messaging';
+import { testBusAuthority } from '@switchyard/testing';
 
-/** A nats-server of the suite's own (never the shared one), killable and restartable on its port and store. */
+/**
+ * A nats-server of the suite's own (never the shared one), killable and restartable on its port and
+ * store; in operator mode with the test bus's authority, so the test's users connect to it too.
+ */
 export interface PrivateNatsServer {
   readonly url: string;
   readonly storeDirectory: string;
@@ -17,11 +21,12 @@ export interface PrivateNatsServer {
 }
 
 export async function startPrivateNatsServer(): Promise<PrivateNatsServer> {
-  const executable = findOnPath('nats-server');
+  findOnPath('nats-server');
   const storeDirectory = await mkdtemp(path.join(tmpdir(), 'switchyard-faults-nats-'));
+  const authority = testBusAuthority();
   let server: NatsServerProcess;
   try {
-    server = await startNatsServer({ storeDirectory, executable });
+    server = await startAuthenticatedNatsServer({ directory: storeDirectory, authority });
   } catch (error) {
     await rm(storeDirectory, { recursive: true, force: true });
     throw error;
@@ -37,7 +42,7 @@ export async function startPrivateNatsServer(): Promise<PrivateNatsServer> {
       await server.stop();
     },
     async restart() {
-      server = await startNatsServer({ storeDirectory, executable, port });
+      server = await startAuthenticatedNatsServer({ directory: storeDirectory, authority, port });
     },
     async stop() {
       await server.stop();

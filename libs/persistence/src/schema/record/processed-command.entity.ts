@@ -9,6 +9,10 @@ export class ProcessedCommandEntity {
   @Column({ name: 'command_type', type: 'text' })
   commandType!: string;
 
+  /** The daemon that sent a daemon-sent command; null for a service's (and rows from before senders were kept). */
+  @Column({ name: 'sender', type: 'text', nullable: true })
+  sender!: string | null;
+
   @Column({ name: 'reply', type: 'jsonb' })
   reply!: unknown;
 

@@ -4,6 +4,7 @@ import { GATEWAY_LOGGER } from '../../gateway.injection-keys';
 import { ApiError, type ApiErrorBody, type ApiErrorCode } from '../../workspace/common/api-error';
 
 interface StatusResponse {
+  setHeader(name: string, value: string): void;
   status(code: number): { json(body: unknown): void };
 }
 
@@ -57,6 +58,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     const response = host.switchToHttp().getResponse<StatusResponse>();
     const { status, body } = this.describe(exception);
+    if (exception instanceof ApiError) for (const [name, value] of Object.entries(exception.responseHeaders())) response.setHeader(name, value);
     response.status(status).json(body);
   }
 

@@ -42,10 +42,10 @@ function errorResponse(status: number, codes: readonly ApiErrorCode[]): MethodDe
   return ApiResponse({ status, description, schema: openApiSchemaOf(errorBodySchema, 'output') });
 }
 
-/** One documented response per status the route can answer with, naming its codes; 401 always. */
+/** One documented response per status the route can answer with, naming its codes; 401 and 429 (the token guard's) always. */
 export function ApiErrorResponses(...codes: ApiErrorCode[]): MethodDecorator {
   const byStatus = new Map<number, ApiErrorCode[]>();
-  for (const code of ['unauthenticated', ...codes] as ApiErrorCode[]) {
+  for (const code of ['unauthenticated', 'auth_rate_limited', ...codes] as ApiErrorCode[]) {
     const status = API_ERROR_CODES[code].status;
     byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])]);
   }

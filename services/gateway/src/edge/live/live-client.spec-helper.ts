@@ -9,6 +9,8 @@ export interface LiveTestClient {
   waitFor(predicate: (frames: readonly ServerFrame[]) => boolean, timeoutMs?: number): Promise<void>;
   /** Resolves with the close code. */
   closed: Promise<number>;
+  /** Resolves with the close code and reason. */
+  closedWith: Promise<{ readonly code: number; readonly reason: string }>;
   close(): Promise<void>;
 }
 
@@ -21,7 +23,8 @@ export function connectLiveClient(baseUrl: string, options: { readonly token?: s
     frames.push(JSON.parse(textOfFrame(data)) as ServerFrame);
     for (const waiter of waiters) waiter();
   });
-  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  const closedWith = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') })));
+  const closed = closedWith.then(({ code }) => code);
   const client: LiveTestClient = {
     frames,
     send: (frame) => socket.send(JSON.stringify(frame)),
@@ -41,6 +44,7 @@ export function connectLiveClient(baseUrl: string, options: { readonly token?: s
         check();
       }),
     closed,
+    closedWith,
     close: async () => {
       if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.close();
       await closed;

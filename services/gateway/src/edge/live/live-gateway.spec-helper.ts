@@ -1,6 +1,6 @@
 import { Client } from 'pg';
-import { connectMessaging, type MessagingConnection } from '@switchyard/messaging';
-import { startServiceForTest, testNatsUrl, type ServiceUnderTest } from '@switchyard/testing';
+import { type MessagingConnection } from '@switchyard/messaging';
+import { startServiceForTest, type ServiceUnderTest, connectTestMessaging } from '@switchyard/testing';
 import { gatewayApp } from '../../gateway.app';
 import { connectLiveClient, type LiveTestClient } from './live-client.spec-helper';
 
@@ -27,7 +27,7 @@ export function useLiveGateway(options: { readonly token: string; readonly taskP
     gateway = await startServiceForTest(gatewayApp, { database: true, env: { GATEWAY_BOOTSTRAP_TOKEN: options.token } });
     database = new Client({ connectionString: gateway.databaseUrl });
     await database.connect();
-    bus = await connectMessaging({ url: testNatsUrl(), name: `${options.taskPrefix}-publisher`, namespace: gateway.namespace });
+    bus = await connectTestMessaging({ name: `${options.taskPrefix}-publisher`, namespace: gateway.namespace });
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));

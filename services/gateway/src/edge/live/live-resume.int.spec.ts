@@ -1,4 +1,4 @@
-import { messageIds, subjects, timelineEntryOf, type SwitchyardEvent } from '@switchyard/contracts';
+import { SERVICE_PUBLISHERS, messageIds, subjects, timelineEntryOf, type SwitchyardEvent } from '@switchyard/contracts';
 import { publish } from '@switchyard/messaging';
 import { useLiveGateway } from './live-gateway.spec-helper';
 import { seqsReceived, type LiveTestClient } from './live-client.spec-helper';
@@ -26,7 +26,9 @@ describe('gateway live WebSocket: resume with every frame kind (real NATS + Post
 
   /** Publishes on the stream, and writes its row at once: a projector that keeps up, the case that hid activity frames. */
   async function publishAndProject(event: SwitchyardEvent): Promise<void> {
-    await publish(bed.bus, { subject: subjects.forEvent(event), data: event, messageId: messageIds.forEvent(event) });
+    // The daemon publishes the timeline, the queue's relay the rest.
+    const publisher = event.type === 'task.message' ? 'daemon-live-resume' : SERVICE_PUBLISHERS.queue;
+    await publish(bed.bus, { subject: subjects.forEvent(event, publisher), data: event, messageId: messageIds.forEvent(event, publisher) });
     await projectIntoView(event);
   }
 

@@ -4,7 +4,7 @@ import type { AgentMessage } from '@switchyard/contracts';
 import type { MessagingConnection } from '@switchyard/messaging';
 import { workspaceOfTask } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
-import type { ApiTokenVerifier } from '../auth/api-token.verifier';
+import type { ApiTokenAuthenticator, TokenCredential } from '../auth/api-token.authenticator';
 import type { Caller } from '../../workspace/common/caller';
 import { clientFrameSchema, LIVE_CLOSE_CODES, type ClientFrame, type ServerFrame } from './live.frames';
 import { TaskFeed } from './task.feed';
@@ -14,20 +14,28 @@ import { textOfFrame } from './ws-frame.text';
 export interface LiveConnectionDependencies {
   readonly connection: MessagingConnection;
   readonly dataSource: DataSource;
-  readonly verifier: ApiTokenVerifier;
+  readonly authenticator: ApiTokenAuthenticator;
   readonly workspaceFeed: WorkspaceFeedHub;
   readonly sanitize: (message: AgentMessage) => AgentMessage;
   readonly logger: JsonLogger;
   readonly limits: { readonly authWindowMs: number; readonly maxSubscriptions: number; readonly maxBufferedBytes: number };
 }
 
+/** Who a socket is, once authenticated: the caller and the token it proved it with. */
+export interface LiveIdentity {
+  readonly caller: Caller;
+  readonly credential: TokenCredential;
+}
+
 /**
  * One client socket: authenticates (upgrade header or an `auth` frame), then serves task and
  * workspace subscriptions. A client that reads too slowly is disconnected rather than buffered
- * without bound; it reconnects with its last seq and loses nothing.
+ * without bound; it reconnects with its last seq and loses nothing. It remembers the token it
+ * authenticated with, so revoking that token closes it (`revoke`).
  */
 export class LiveConnection {
   private caller: Caller | undefined;
+  private tokenCredential: TokenCredential | undefined;
   private readonly feeds = new Map<string, TaskFeed>();
   private stopWorkspaceFeed: (() => void) | undefined;
   private readonly authTimer: NodeJS.Timeout;
@@ -35,21 +43,35 @@ export class LiveConnection {
   constructor(
     private readonly socket: WebSocket,
     private readonly dependencies: LiveConnectionDependencies,
-    authenticated: Caller | undefined,
+    private readonly peer: { readonly clientAddress: string | undefined; readonly authenticated: LiveIdentity | undefined },
   ) {
     this.authTimer = setTimeout(() => {
       if (!this.caller) socket.close(LIVE_CLOSE_CODES.unauthenticated, 'no valid API token');
     }, dependencies.limits.authWindowMs);
-    if (authenticated) this.accept(authenticated);
-    socket.on('message', (data, isBinary) => void this.receive(isBinary ? undefined : textOfFrame(data)));
+    if (peer.authenticated) this.accept(peer.authenticated);
+    socket.on('message', (data, isBinary) => {
+      // A frame whose handling fails (the database away) costs that frame, not the gateway.
+      this.receive(isBinary ? undefined : textOfFrame(data)).catch((error: unknown) => dependencies.logger.warn({ event: 'live_frame_failed', err: error }, 'live frame could not be handled'));
+    });
     socket.on('close', () => void this.close());
     socket.on('error', () => void this.close());
   }
 
-  private accept(caller: Caller): void {
-    this.caller = caller;
+  /** The token this socket authenticated with; undefined until it has. */
+  get credential(): TokenCredential | undefined {
+    return this.tokenCredential;
+  }
+
+  /** Its token was revoked: the client must not go on with it. */
+  revoke(): void {
+    this.socket.close(LIVE_CLOSE_CODES.tokenRevoked, 'token_revoked');
+  }
+
+  private accept(identity: LiveIdentity): void {
+    this.caller = identity.caller;
+    this.tokenCredential = identity.credential;
     clearTimeout(this.authTimer);
-    this.send({ type: 'ready', workspaceId: caller.workspaceId });
+    this.send({ type: 'ready', workspaceId: identity.caller.workspaceId });
   }
 
   private async receive(text: string | undefined): Promise<void> {
@@ -63,12 +85,7 @@ export class LiveConnection {
       return;
     }
     if (frame.type === 'ping') return this.send({ type: 'pong' });
-    if (frame.type === 'auth') {
-      const caller = await this.dependencies.verifier.verify(frame.token);
-      if (caller) this.accept(caller);
-      else this.socket.close(LIVE_CLOSE_CODES.unauthenticated, 'invalid API token');
-      return;
-    }
+    if (frame.type === 'auth') return this.authenticate(frame.token);
     if (!this.caller) return this.send({ type: 'error', code: 'unauthenticated', message: 'send an auth frame first' });
     switch (frame.type) {
       case 'subscribe':
@@ -82,6 +99,18 @@ export class LiveConnection {
         this.stopWorkspaceFeed ??= this.dependencies.workspaceFeed.listen(workspaceId, (frame) => this.send(frame));
         return this.send({ type: 'subscribed_workspace', workspaceId });
       }
+    }
+  }
+
+  private async authenticate(token: string): Promise<void> {
+    const authentication = await this.dependencies.authenticator.authenticate({ token, clientAddress: this.peer.clientAddress });
+    switch (authentication.outcome) {
+      case 'accepted':
+        return this.accept(authentication);
+      case 'rate_limited':
+        return this.socket.close(LIVE_CLOSE_CODES.authRateLimited, `too many failed authentications; retry in ${authentication.retryAfterSeconds} s`);
+      case 'refused':
+        return this.socket.close(LIVE_CLOSE_CODES.unauthenticated, 'invalid API token');
     }
   }
 

@@ -56,6 +56,10 @@ export type LiveErrorCode = keyof typeof LIVE_ERROR_CODES;
 export const LIVE_CLOSE_CODES = {
   /** No valid credentials within the auth window. */
   unauthenticated: 4401,
+  /** The token the socket authenticated with was revoked (reason `token_revoked`); reconnecting with it is refused. */
+  tokenRevoked: 4403,
+  /** An `auth` frame from an address that presented too many invalid tokens; the reason says when to retry. */
+  authRateLimited: 4429,
   /** The client read too slowly; it reconnects with its last seq and loses nothing. */
   slowConsumer: 4008,
   goingAway: 1001,

@@ -1,4 +1,4 @@
-import { createEvent, messageIds, subjects, type AgentMessage, type EventOf } from '@switchyard/contracts';
+import { SERVICE_PUBLISHERS, createEvent, messageIds, subjects, type AgentMessage, type EventOf } from '@switchyard/contracts';
 import { publish } from '@switchyard/messaging';
 import { SECRET_SAMPLES } from '@switchyard/redaction';
 import { hashApiToken } from '../../workspace/tokens/api-token.codec';
@@ -18,13 +18,16 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
     await bed.database.query(`insert into api_token (id, workspace_id, name, token_hash) values ('other-token', 'other', 'other', $1)`, [hashApiToken(OTHER_TOKEN)]);
   });
 
+  /** The daemon whose run publishes the timelines here. */
+  const DAEMON_ID = 'daemon-live';
+
   function messageEvent(taskId: string, seq: number, message: AgentMessage): EventOf<'task.message'> {
     return createEvent({ type: 'task.message', payload: { taskId, seq, attempt: 1, message } });
   }
 
   async function publishMessage(taskId: string, seq: number, message: AgentMessage = { type: 'text', text: `line ${seq}` }): Promise<EventOf<'task.message'>> {
     const event = messageEvent(taskId, seq, message);
-    await publish(bed.bus, { subject: subjects.forEvent(event), data: event, messageId: messageIds.taskMessage(taskId, seq) });
+    await publish(bed.bus, { subject: subjects.forEvent(event, DAEMON_ID), data: event, messageId: messageIds.taskMessage({ publisher: DAEMON_ID, taskId, seq }) });
     return event;
   }
 
@@ -59,7 +62,7 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
     await publishMessage(taskId, 2, { type: 'tool-result', callId: 'c1', output: 'a.txt', status: 'ok' });
     await publishMessage(taskId, 3, { type: 'text', text: 'done' });
     const completed = createEvent({ type: 'task.completed', payload: { taskId, attempt: 1, sessionId: 'session-1', output: 'done', durationMs: 5, usage: [] } });
-    await publish(bed.bus, { subject: subjects.forEvent(completed), data: completed, messageId: completed.eventId });
+    await publish(bed.bus, { subject: subjects.forEvent(completed, SERVICE_PUBLISHERS.queue), data: completed, messageId: completed.eventId });
 
     await viewer.waitFor((frames) => frames.some((frame) => frame.type === 'task' && frame.status === 'completed'));
     expect(seqsReceived(viewer.frames, taskId)).toEqual([0, 1, 2, 3]);
@@ -160,7 +163,7 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
     await outsider.waitFor((frames) => frames.some((frame) => frame.type === 'subscribed_workspace'));
 
     const started = createEvent({ type: 'task.started', payload: { taskId, attempt: 1, daemonId: 'd', runtimeId: 'runtime-1', workDir: '/w', resumedSessionId: null, leaseExpiresAt: new Date(Date.now() + 60_000).toISOString() } });
-    await publish(bed.bus, { subject: subjects.forEvent(started), data: started, messageId: started.eventId });
+    await publish(bed.bus, { subject: subjects.forEvent(started, SERVICE_PUBLISHERS.queue), data: started, messageId: started.eventId });
     await insider.waitFor((frames) => frames.some((frame) => frame.type === 'task' && frame.taskId === taskId && frame.status === 'running'));
 
     expect(outsider.frames).toContainEqual({ type: 'error', code: 'not_found', message: `no task ${taskId}`, taskId });

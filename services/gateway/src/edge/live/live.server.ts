@@ -7,11 +7,15 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
+import type { GatewayConfig } from '../../gateway.config';
 import { bearerTokenOf } from '../../workspace/tokens/api-token.codec';
+import { ApiTokenAuthenticator, type Authentication } from '../auth/api-token.authenticator';
 import { ApiTokenVerifier } from '../auth/api-token.verifier';
-import { GATEWAY_LOGGER } from '../../gateway.injection-keys';
+import { TokenRevocations } from '../auth/token-revocations';
+import { GATEWAY_CONFIG, GATEWAY_LOGGER } from '../../gateway.injection-keys';
 import { LiveConnection, type LiveConnectionDependencies } from './live.connection';
 import { LIVE_CLOSE_CODES } from './live.frames';
+import { LiveTokenWatch } from './live-token.watch';
 import { sanitizeLiveMessage } from './live-message.sanitizer';
 import { WorkspaceFeedHub } from './workspace-feed.hub';
 
@@ -30,24 +34,37 @@ export class LiveServer implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly connections = new Set<LiveConnection>();
   private readonly workspaceFeed: WorkspaceFeedHub;
+  private readonly tokenWatch: LiveTokenWatch;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly verifier: ApiTokenVerifier,
+    private readonly authenticator: ApiTokenAuthenticator,
+    verifier: ApiTokenVerifier,
+    revocations: TokenRevocations,
     @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
     @Inject(GATEWAY_LOGGER) private readonly logger: JsonLogger,
   ) {
     this.workspaceFeed = new WorkspaceFeedHub(connection, dataSource, logger);
+    this.tokenWatch = new LiveTokenWatch({ connections: () => this.connections, verifier, revocations, recheckMs: config.GATEWAY_LIVE_TOKEN_RECHECK_MS, logger });
   }
 
   onApplicationBootstrap(): void {
     this.workspaceFeed.start();
+    this.tokenWatch.start();
     const server = this.adapterHost.httpAdapter.getHttpServer() as { on(event: 'upgrade', listener: (request: IncomingMessage, socket: Duplex, head: Buffer) => void): void };
-    server.on('upgrade', (request, socket, head) => void this.upgrade(request, socket, head));
+    server.on('upgrade', (request, socket, head) => {
+      this.upgrade(request, socket, head).catch((error: unknown) => {
+        // The database could not verify the token, for one: this client retries, nobody else notices.
+        this.logger.warn({ event: 'live_upgrade_failed', err: error }, 'live upgrade failed');
+        socket.destroy();
+      });
+    });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.tokenWatch.stop();
     this.workspaceFeed.stop();
     for (const client of this.sockets.clients) client.close(LIVE_CLOSE_CODES.goingAway, 'gateway shutting down');
     await Promise.all([...this.connections].map((connection) => connection.close()));
@@ -60,20 +77,34 @@ export class LiveServer implements OnApplicationBootstrap, BeforeApplicationShut
       return;
     }
     // A bad header token is refused at once; no header means the client authenticates in a frame.
+    const clientAddress = request.socket.remoteAddress;
     const headerToken = bearerTokenOf(request.headers.authorization);
-    const caller = headerToken ? await this.verifier.verify(headerToken) : undefined;
-    if (headerToken && !caller) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":{"code":"unauthenticated","message":"invalid API token"}}');
+    const authentication = headerToken ? await this.authenticator.authenticate({ token: headerToken, clientAddress }) : undefined;
+    if (authentication && authentication.outcome !== 'accepted') {
+      refuseUpgrade(socket, authentication);
       return;
     }
     this.sockets.handleUpgrade(request, socket, head, (client: WebSocket) => {
       const connection = new LiveConnection(
         client,
-        { connection: this.connection, dataSource: this.dataSource, verifier: this.verifier, workspaceFeed: this.workspaceFeed, sanitize: sanitizeLiveMessage, logger: this.logger, limits: LIMITS },
-        caller,
+        { connection: this.connection, dataSource: this.dataSource, authenticator: this.authenticator, workspaceFeed: this.workspaceFeed, sanitize: sanitizeLiveMessage, logger: this.logger, limits: LIMITS },
+        { clientAddress, authenticated: authentication },
       );
       this.connections.add(connection);
       client.on('close', () => this.connections.delete(connection));
     });
   }
+}
+
+/** An HTTP answer instead of the upgrade, in the REST API's error shape. */
+function refuseUpgrade(socket: Duplex, refusal: Exclude<Authentication, { outcome: 'accepted' }>): void {
+  const { status, headers, error } =
+    refusal.outcome === 'rate_limited'
+      ? {
+          status: '429 Too Many Requests',
+          headers: [`Retry-After: ${refusal.retryAfterSeconds}`],
+          error: { code: 'auth_rate_limited', message: `too many failed authentications from this address; retry in ${refusal.retryAfterSeconds} s` },
+        }
+      : { status: '401 Unauthorized', headers: [], error: { code: 'unauthenticated', message: 'invalid API token' } };
+  socket.end([`HTTP/1.1 ${status}`, 'Content-Type: application/json', ...headers, 'Connection: close', '', JSON.stringify({ error })].join('\r\n'));
 }

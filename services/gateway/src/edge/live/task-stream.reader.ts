@@ -7,7 +7,8 @@ import { firstStoredMessage, type MessagingConnection } from '@switchyard/messag
  * stream holds every message of the task from this seq on. Nothing is consumed.
  */
 export async function firstStreamedMessageSeq(connection: MessagingConnection, taskId: string): Promise<number | undefined> {
-  const subject = subjects.taskEvent('task.message', taskId);
+  // From any publisher: the daemon that ran the attempt is the subject's last token.
+  const subject = subjects.aggregateEventFilter('task.message', taskId);
   for (let fromSequence = 1; ; ) {
     const stored = await firstStoredMessage(connection, { stream: STREAM_CATALOG.TASK_EVENTS.name, subject, fromSequence });
     if (!stored) return undefined;

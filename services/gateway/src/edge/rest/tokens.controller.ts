@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import { TokenRevocations } from '../auth/token-revocations';
 import type { Caller } from '../../workspace/common/caller';
 import { notFound } from '../../workspace/common/api-error';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiNoContentResponse, ApiTokenAuth } from '../http/openapi';
@@ -13,7 +14,10 @@ import { ApiTokensRepository } from '../../workspace/tokens/api-tokens.repositor
 @UseGuards(ApiTokenGuard)
 @Controller('api/tokens')
 export class TokensController {
-  constructor(private readonly tokens: ApiTokensRepository) {}
+  constructor(
+    private readonly tokens: ApiTokensRepository,
+    private readonly revocations: TokenRevocations,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'List the API tokens of the caller’s workspace, revoked ones included; never their secrets' })
@@ -36,10 +40,12 @@ export class TokensController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Revoke an API token (idempotent); requests with it are refused from now on' })
+  @ApiOperation({ summary: 'Revoke an API token (idempotent); requests with it are refused from now on, and WebSockets it opened are closed (code 4403) within seconds' })
   @ApiNoContentResponse('Revoked')
   @ApiErrorResponses('not_found')
   async revoke(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
     if (!(await this.tokens.revoke(caller.workspaceId, id))) throw notFound('API token', id);
+    // This gateway's sockets close at once; other replicas' at their next recheck.
+    this.revocations.announce(id);
   }
 }

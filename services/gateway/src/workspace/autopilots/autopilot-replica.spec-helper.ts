@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { createJsonLogger, startService } from '@switchyard/service-kit';
-import { testNatsUrl } from '@switchyard/testing';
+import { testCredentialsFile, testNatsUrl } from '@switchyard/testing';
 import type { GatewayTestKit } from '../../gateway-test.spec-helper';
 import { gatewayApp } from '../../gateway.app';
 import { AutopilotScheduler } from './autopilot.scheduler';
@@ -19,6 +19,7 @@ export async function startSchedulerReplica(kit: GatewayTestKit): Promise<{ sche
     DATABASE_URL: kit.gateway.databaseUrl,
     GATEWAY_QUEUE_TIMEOUT_MS: '1000',
     GATEWAY_AUTOPILOT_TICK_MS: '0',
+    NATS_CREDENTIALS_FILE: await testCredentialsFile({ kind: 'service', name: 'gateway' }, kit.gateway.namespace),
   });
   const running = await startService({
     service: 'gateway',

@@ -1,4 +1,4 @@
-import { createEvent, subjects, uuidv7 } from '@switchyard/contracts';
+import { SERVICE_PUBLISHERS, createEvent, subjects, uuidv7 } from '@switchyard/contracts';
 import { publish } from '@switchyard/messaging';
 import { SECRET_SAMPLES } from '@switchyard/redaction';
 import { GatewayTestKit, waitUntil, type TestWorkspace } from '../../gateway-test.spec-helper';
@@ -32,7 +32,7 @@ describe('workspace notices on /api/live and agent replies in chat (real NATS + 
   const complete = async (taskId: string, output: string | null, eventId?: string): Promise<void> => {
     const envelope = createEvent({ type: 'task.completed', payload: { taskId, attempt: 1, sessionId: null, output, durationMs: 5, usage: [] } });
     const sent = eventId ? { ...envelope, eventId } : envelope;
-    await publish(kit.messaging, { subject: subjects.forEvent(sent), data: sent, messageId: sent.eventId });
+    await publish(kit.messaging, { subject: subjects.forEvent(sent, SERVICE_PUBLISHERS.queue), data: sent, messageId: sent.eventId });
   };
 
   beforeAll(async () => {

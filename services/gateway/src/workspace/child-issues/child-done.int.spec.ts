@@ -1,4 +1,4 @@
-import { createEvent, subjects, uuidv7, type CommandOf } from '@switchyard/contracts';
+import { SERVICE_PUBLISHERS, createEvent, subjects, uuidv7, type CommandOf } from '@switchyard/contracts';
 import { publish } from '@switchyard/messaging';
 import { GatewayTestKit, waitUntil, type TestWorkspace } from '../../gateway-test.spec-helper';
 import { FakeQueue } from '../tasks/fake-queue.spec-helper';
@@ -20,7 +20,7 @@ describe('child_done and usage totals (real NATS + Postgres, a fake queue respon
   const complete = async (taskId: string, output: string | null, eventId?: string): Promise<void> => {
     const envelope = createEvent({ type: 'task.completed', payload: { taskId, attempt: 1, sessionId: null, output, durationMs: 5, usage: [] } });
     const sent = eventId ? { ...envelope, eventId } : envelope;
-    await publish(kit.messaging, { subject: subjects.forEvent(sent), data: sent, messageId: sent.eventId });
+    await publish(kit.messaging, { subject: subjects.forEvent(sent, SERVICE_PUBLISHERS.queue), data: sent, messageId: sent.eventId });
   };
   const notesOn = async (issueId: string): Promise<Array<{ id: string; author_kind: string; body: string }>> =>
     kit.query(`select id, author_kind, body from issue_comment where issue_id = $1 and author_kind = 'system' order by created_at`, [issueId]);

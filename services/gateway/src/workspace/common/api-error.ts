@@ -24,6 +24,10 @@ export const API_ERROR_CODES = {
   payload_too_large: { status: 413, description: 'The body exceeds the size limit.' },
   unsupported_media_type: { status: 415, description: 'The body is not JSON (`Content-Type: application/json` or `+json`); details.accepted lists what the route reads.' },
   invalid_request: { status: 422, description: 'The queue refused the command as invalid.' },
+  auth_rate_limited: {
+    status: 429,
+    description: 'This client address presented too many invalid API tokens recently; every request with a token is refused until the `Retry-After` seconds have passed.',
+  },
   internal: { status: 500, description: 'A gateway defect; see its logs.' },
   queue_error: { status: 502, description: 'The queue failed while handling the command; retrying is safe.' },
   queue_unavailable: { status: 503, description: 'The queue did not answer (NATS or the queue service is down).' },
@@ -47,6 +51,11 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.status = API_ERROR_CODES[code].status;
+  }
+
+  /** Headers the answer needs besides its body (a 429's `Retry-After`). */
+  responseHeaders(): Readonly<Record<string, string>> {
+    return {};
   }
 
   toBody(): ApiErrorBody {

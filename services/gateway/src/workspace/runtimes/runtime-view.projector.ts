@@ -1,8 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import type { DataSource } from 'typeorm';
 import { STREAM_CATALOG, parseEvent, subjects, type SwitchyardEvent } from '@switchyard/contracts';
-import { PermanentError, eventConsumer, type ConsumerDefinition } from '@switchyard/messaging';
+import { PermanentError, eventConsumer, type ConsumerDefinition, type JetStreamEventContext } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { GATEWAY_LOGGER } from '../../gateway.injection-keys';
@@ -31,7 +31,8 @@ function isRuntimeEvent(event: SwitchyardEvent): event is RuntimeEvent {
  * the stream's retention on first boot). Writes are idempotent and ordered by occurred-at, so
  * replicas sharing the consumer, redeliveries and concurrency cannot move a runtime back in time.
  * Generous redelivery: a registration lost to a database outage would hide a runtime until its
- * daemon restarts.
+ * daemon restarts. The daemon is the publisher the subject names (`runtime.<type>.<runtimeId>.<daemonId>`):
+ * an event whose payload names another daemon is dead-lettered, never projected.
  */
 @Controller()
 export class RuntimeViewProjector {
@@ -41,7 +42,7 @@ export class RuntimeViewProjector {
   ) {}
 
   @EventPattern(RUNTIME_VIEW_CONSUMER, eventConsumer({ consumer: RUNTIME_VIEW_CONSUMER_DEFINITION, concurrency: 4 }))
-  async apply(@Payload() message: unknown): Promise<void> {
+  async apply(@Payload() message: unknown, @Ctx() context: JetStreamEventContext): Promise<void> {
     const parsed = parseEvent(message);
     if (!parsed.ok) {
       // A runtime event type newer than this build: nothing to project, not poison.
@@ -51,6 +52,9 @@ export class RuntimeViewProjector {
       }
       throw new PermanentError(`runtime event rejected: ${parsed.error.message}`, parsed.error);
     }
-    if (isRuntimeEvent(parsed.event)) await projectRuntimeEvent(this.dataSource, parsed.event);
+    if (!isRuntimeEvent(parsed.event)) return;
+    const publisher = subjects.publisherOf(context.getSubject());
+    if (parsed.event.payload.daemonId !== publisher) throw new PermanentError(`${parsed.event.type} naming daemon ${parsed.event.payload.daemonId} published by ${publisher}`);
+    await projectRuntimeEvent(this.dataSource, parsed.event);
   }
 }

@@ -68,7 +68,7 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
     const { models: _models, ...earlierPayload } = { ...runtime, runtimeId: `${runtime.runtimeId}-earlier` };
     const envelope = createEvent({ type: 'runtime.registered', payload: { ...earlierPayload, models: [] } });
     const earlier = { ...envelope, payload: earlierPayload };
-    await publish(kit.messaging, { subject: subjects.forEvent(envelope), data: earlier, messageId: envelope.eventId });
+    await publish(kit.messaging, { subject: subjects.forEvent(envelope, earlierPayload.daemonId), data: earlier, messageId: envelope.eventId });
     await kit.runtimeEventsProjected();
     const read = await kit.as(alpha.token).get(`/api/runtimes/${earlierPayload.runtimeId}`);
     expect(read.status).toBe(200);
@@ -115,6 +115,14 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
     await kit.publishRuntimeEvent('runtime.heartbeat', { daemonId: runtime.daemonId, runtimeId: runtime.runtimeId, activeTaskIds: [], freeSlots: 1 }, secondsAgo(6));
     await kit.runtimeEventsProjected();
     expect((await kit.as(alpha.token).get(`/api/runtimes/${runtime.runtimeId}`)).body.lastHeartbeatAt).toBe(heartbeatAt.toISOString());
+  });
+
+  it('takes the daemon from the subject: a registration naming another daemon is never projected', async () => {
+    const runtime = await kit.registerRuntime(alpha.id);
+    const forged = createEvent({ type: 'runtime.registered', payload: { ...runtime, runtimeId: `${runtime.runtimeId}-forged`, version: '6.6.6' } });
+    await publish(kit.messaging, { subject: subjects.forEvent(forged, 'daemon-intruder'), data: forged, messageId: forged.eventId });
+    await kit.runtimeEventsProjected();
+    expect(await kit.query('select runtime_id from runtime_view where runtime_id = $1', [forged.payload.runtimeId])).toEqual([]);
   });
 
   it('ignores heartbeats and offline notices of runtimes it never saw registered', async () => {

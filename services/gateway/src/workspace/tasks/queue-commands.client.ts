@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { uuidv7, type CommandError, type CommandName, type CommandPayloadOf, type CommandResultOf } from '@switchyard/contracts';
-import { MESSAGING_CONNECTION, RequestFailedError, sendCommand, sleep, type MessagingConnection } from '@switchyard/messaging';
+import { uuidv7, type CommandError, type CommandName, type CommandPayloadOf, type CommandResultOf, type ServiceCommandName } from '@switchyard/contracts';
+import { MESSAGING_CONNECTION, RequestFailedError, sendCommand, sleep, type MessagingConnection, type SendCommandOptions } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from '../../gateway.injection-keys';
@@ -23,6 +23,9 @@ export function apiErrorOfCommandError(error: CommandError): ApiError {
       return new ApiError('terminal_state', message);
     case 'stale_attempt':
       return new ApiError('stale_attempt', message);
+    // The request id (from the caller's Idempotency-Key) was used by another sender: not this caller's to replay.
+    case 'sender_mismatch':
+      return new ApiError('conflict', message);
     case 'unavailable':
       return new ApiError('queue_unavailable', message);
     case 'internal':
@@ -36,6 +39,9 @@ export interface CommandOutcome<TName extends CommandName> {
   readonly alreadyApplied: boolean;
 }
 
+/** The queue commands the gateway sends: the services' (`cmd.<name>`, no sender token). */
+export type GatewayCommandName = ServiceCommandName & CommandName;
+
 /**
  * Sends task commands to the queue over NATS request/reply. A timeout is retried once with the
  * same request id (the queue answers a repeat with the first outcome); no answer at all is a 503.
@@ -48,7 +54,7 @@ export class QueueCommandsClient {
     @Inject(GATEWAY_LOGGER) private readonly logger: JsonLogger,
   ) {}
 
-  async send<TName extends CommandName>(
+  async send<TName extends GatewayCommandName>(
     command: TName,
     payload: CommandPayloadOf<TName>,
     options: { readonly requestId?: string } = {},
@@ -57,7 +63,7 @@ export class QueueCommandsClient {
     const requestId = options.requestId ?? uuidv7();
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const reply = await sendCommand(this.connection, { command, payload, requestId, timeoutMs: this.config.GATEWAY_QUEUE_TIMEOUT_MS });
+        const reply = await sendCommand(this.connection, { command, payload, requestId, timeoutMs: this.config.GATEWAY_QUEUE_TIMEOUT_MS } as SendCommandOptions<TName>);
         if (!reply.ok) throw apiErrorOfCommandError(reply.error);
         return { result: reply.result, alreadyApplied: reply.alreadyApplied === true };
       } catch (error) {

@@ -8,6 +8,7 @@ describe('queue refusals at the REST edge', () => {
     conflict: [409, 'conflict'],
     terminal_state: [409, 'terminal_state'],
     stale_attempt: [409, 'stale_attempt'],
+    sender_mismatch: [409, 'conflict'],
     unavailable: [503, 'queue_unavailable'],
     internal: [502, 'queue_error'],
   };
