@@ -8,7 +8,7 @@ import { rejectedConfigKeys, startServiceForTest, type ServiceUnderTest } from '
  */
 export function describeServiceBoot<Config extends ServiceBaseConfig & PlatformConfig>(
   definition: ServiceDefinition<Config>,
-  options: { readonly database: boolean },
+  options: { readonly database: boolean; /** Settings the service requires that the harness does not give (a daemon's id). */ readonly env?: NodeJS.ProcessEnv },
 ): void {
   describe(`${definition.service} service boot`, () => {
     let running: ServiceUnderTest | undefined;
@@ -17,7 +17,7 @@ export function describeServiceBoot<Config extends ServiceBaseConfig & PlatformC
     });
 
     it('boots on real NATS and reports ready with every dependency checked', async () => {
-      running = await startServiceForTest(definition, options);
+      running = await startServiceForTest(definition, { database: options.database, ...(options.env ? { env: options.env } : {}) });
       const health = await fetch(`${running.url}/healthz`);
       expect(health.status).toBe(200);
       const ready = await fetch(`${running.url}/readyz`);
@@ -27,7 +27,7 @@ export function describeServiceBoot<Config extends ServiceBaseConfig & PlatformC
 
     it('refuses a bad environment and names every bad key', () => {
       const expected = ['LOG_LEVEL', 'NATS_URL', 'PORT', ...(options.database ? ['DATABASE_URL'] : [])].sort();
-      expect(rejectedConfigKeys(definition, { PORT: 'abc', LOG_LEVEL: 'chatty', ...(options.database ? { DATABASE_URL: 'mysql://nope' } : {}) })).toEqual(expected);
+      expect(rejectedConfigKeys(definition, { ...options.env, PORT: 'abc', LOG_LEVEL: 'chatty', ...(options.database ? { DATABASE_URL: 'mysql://nope' } : {}) })).toEqual(expected);
     });
   });
 }

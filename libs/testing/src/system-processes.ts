@@ -40,8 +40,11 @@ export interface SystemProcesses {
   readonly gatewayUrl: string;
   /** A NATS connection in the system's namespace, for observing and commanding. */
   readonly connection: MessagingConnection;
-  /** A daemon whose PATH starts with the pinned real agent CLIs (tests/agent-clis). */
-  startDaemon(options: { readonly daemonId: string; readonly env?: Readonly<Record<string, string>> }): Promise<ServiceChild>;
+  /**
+   * A daemon whose PATH starts with the pinned real agent CLIs (tests/agent-clis). With a
+   * `daemonId` it gets that id and a user minted for it; without, it must enroll (its env says how).
+   */
+  startDaemon(options: { readonly daemonId?: string; readonly env?: Readonly<Record<string, string>> }): Promise<ServiceChild>;
   /** The latest process started for the service (the one `startService` replaced, once it did). */
   service(name: SystemService): ServiceChild;
   /** Starts the service again with the same environment, e.g. after killing it; it becomes `service(name)`. */
@@ -112,8 +115,7 @@ export async function startSystemProcesses(options: SystemProcessesOptions): Pro
       connection,
       startDaemon: async ({ daemonId, env }) =>
         start('services/daemon/src/main.js', {
-          DAEMON_ID: daemonId,
-          NATS_CREDENTIALS_FILE: await testCredentialsFile({ kind: 'daemon', daemonId }, namespace),
+          ...(daemonId === undefined ? {} : { DAEMON_ID: daemonId, NATS_CREDENTIALS_FILE: await testCredentialsFile({ kind: 'daemon', daemonId }, namespace) }),
           SWITCHYARD_HOME: home,
           DAEMON_PATH: `${path.join(root, 'tests/agent-clis/node_modules/.bin')}${path.delimiter}${process.env['PATH'] ?? ''}`,
           ...env,

@@ -1,4 +1,4 @@
 import { describeServiceBoot } from '@switchyard/testing';
 import { daemonApp } from './daemon.app';
 
-describeServiceBoot(daemonApp, { database: false });
+describeServiceBoot(daemonApp, { database: false, env: { DAEMON_ID: 'daemon-boot-test' } });

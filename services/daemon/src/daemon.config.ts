@@ -1,22 +1,21 @@
-import { hostname } from 'node:os';
 import { z } from 'zod';
 import { RESERVED_DAEMON_IDS, isReservedDaemonId } from '@switchyard/contracts';
 import { natsServiceConfigSchema } from '@switchyard/service-kit';
 
 const milliseconds = (defaultValue: number) => z.coerce.number().int('must be an integer').positive('must be positive').default(defaultValue);
 
-/** A default daemon id from the host name, as a valid subject segment. */
-export function defaultDaemonId(): string {
-  return `daemon-${hostname().toLowerCase().replace(/[^a-z0-9_-]/g, '-')}`;
-}
-
 export const daemonConfigSchema = natsServiceConfigSchema(8084).extend({
+  /**
+   * Who the daemon is on the bus: set from its enrolled identity (`<home>/identity`, see
+   * `npm run daemon -- enroll`), or given with NATS_CREDENTIALS_FILE by whoever minted both.
+   */
   DAEMON_ID: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, _ or - (it becomes a subject segment)')
     // It names this daemon in every subject it uses: a service's name would pass its events for that service's.
-    .refine((daemonId) => !isReservedDaemonId(daemonId), `must not be one of ${RESERVED_DAEMON_IDS.join(', ')}`)
-    .default(defaultDaemonId()),
+    .refine((daemonId) => !isReservedDaemonId(daemonId), `must not be one of ${RESERVED_DAEMON_IDS.join(', ')}`),
+  /** The seed of the daemon's curve key (task secrets are sealed to it), from its enrolled identity. */
+  DAEMON_CURVE_SEED_FILE: z.string().min(1).optional(),
   /** The workspace whose agents may use this daemon's runtimes. */
   DAEMON_WORKSPACE_ID: z
     .string()

@@ -1,7 +1,7 @@
 import { ConfigValidationError, loadConfig } from '@switchyard/service-kit';
 import { daemonConfigSchema } from './daemon.config';
 
-const load = (env: NodeJS.ProcessEnv) => loadConfig({ service: 'daemon', schema: daemonConfigSchema, env: { NATS_URL: 'nats://127.0.0.1:4222', ...env } });
+const load = (env: NodeJS.ProcessEnv) => loadConfig({ service: 'daemon', schema: daemonConfigSchema, env: { NATS_URL: 'nats://127.0.0.1:4222', DAEMON_ID: 'daemon-config-test', ...env } });
 
 describe('daemon config: the wait for session-resume', () => {
   it('waits 2 s for session-resume by default, and as configured', () => {
@@ -18,6 +18,10 @@ describe('daemon config: the wait for session-resume', () => {
 describe('daemon config: the daemon id', () => {
   it('takes an id made for subjects', () => {
     expect(load({ DAEMON_ID: 'laptop-ada_1' }).DAEMON_ID).toBe('laptop-ada_1');
+  });
+
+  it('has no default: an id comes from enrollment, never from the host name', () => {
+    expect(() => loadConfig({ service: 'daemon', schema: daemonConfigSchema, env: { NATS_URL: 'nats://127.0.0.1:4222' } })).toThrow(/DAEMON_ID/);
   });
 
   it.each(['queue', 'gateway', 'session-resume', 'transcript', 'workspace', 'a.b'])('refuses %j at boot, naming the key', (value) => {

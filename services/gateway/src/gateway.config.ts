@@ -36,6 +36,14 @@ export const gatewayConfigSchema = databaseServiceConfigSchema(8080).extend({
    * at once.
    */
   GATEWAY_LIVE_TOKEN_RECHECK_MS: milliseconds(2_000),
+  /**
+   * The enrollment authority (`npm start` writes it under `.switchyard/bus/`): the keys that sign
+   * daemon users and revocations, and a system-account user that pushes them to NATS. Without it
+   * daemons cannot enroll (503 `enrollment_unavailable`) and revocation cannot reach NATS.
+   */
+  GATEWAY_ENROLLMENT_AUTHORITY_FILE: z.string().trim().min(1).optional(),
+  /** How long a daemon enrollment token stays usable; each is good for one enrollment. */
+  GATEWAY_ENROLLMENT_TOKEN_TTL_MS: milliseconds(60 * 60_000),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

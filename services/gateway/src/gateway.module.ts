@@ -5,7 +5,7 @@ import { AuthModule } from './edge/auth/auth.module';
 import { ApiExceptionFilter } from './edge/http/api-exception.filter';
 import { BodyMediaTypeGuard } from './edge/http/body-media-type.guard';
 import { LiveModule } from './edge/live/live.module';
-import { AutopilotWebhookModule, REST_MODULES } from './edge/rest/rest.modules';
+import { AutopilotWebhookModule, DaemonEnrollModule, REST_MODULES } from './edge/rest/rest.modules';
 import type { GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './gateway.injection-keys';
 import { WorkspaceModule } from './workspace/workspace.module';
@@ -37,7 +37,7 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig, logger: JsonLogger): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [GatewayContextModule.forRoot(config, logger), WorkspaceModule, AuthModule, LiveModule, AutopilotWebhookModule, ...REST_MODULES],
+      imports: [GatewayContextModule.forRoot(config, logger), WorkspaceModule, AuthModule, LiveModule, AutopilotWebhookModule, DaemonEnrollModule, ...REST_MODULES],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_GUARD, useClass: BodyMediaTypeGuard },

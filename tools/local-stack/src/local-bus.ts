@@ -1,14 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  enrollmentAuthorityOf,
   loadOrCreateBusAuthority,
   mintUserCredentials,
   NatsServerMissingError,
+  saveEnrollmentAuthority,
   SERVICE_IDENTITIES,
   startAuthenticatedNatsServer,
   writeCredentialsFile,
-  type BusIdentity,
+  type ServiceIdentityName,
 } from '@switchyard/messaging';
 import type { LocalStackConfig } from './local-stack.config';
 
@@ -27,8 +27,10 @@ export interface LocalBus {
 
 /**
  * The stack's NATS in operator mode: the authority is kept (0700/0600) under the home, a private
- * server trusts it unless NATS_URL names one that does, and each process gets a user of its own
- * with its own grant, so nothing connects without credentials and a daemon reaches only its subjects.
+ * server trusts it unless NATS_URL names one that does, and each service gets a user of its own
+ * with its own grant, so nothing connects without credentials. The daemon enrolls through the
+ * gateway (which gets the part of the authority that signs daemons and their revocations) and
+ * reaches only its own subjects.
  */
 export async function bootstrapLocalBus(config: LocalStackConfig, resources: Resource[]): Promise<LocalBus> {
   const authority = loadOrCreateBusAuthority(config.busAuthorityDirectory);
@@ -44,31 +46,17 @@ export async function bootstrapLocalBus(config: LocalStackConfig, resources: Res
     }
   }
   const credentialsDirectory = path.join(config.busAuthorityDirectory, 'credentials');
-  const daemonId = localDaemonId(config);
+  const enrollmentAuthorityFile = saveEnrollmentAuthority(path.join(config.busAuthorityDirectory, 'enrollment-authority.json'), await enrollmentAuthorityOf(authority));
   return {
     url,
     privateServer: !config.NATS_URL,
     async environmentOf(processName) {
-      const identity = identityOf(processName, daemonId);
-      const { creds } = await mintUserCredentials(authority, { identity, namespace: config.SWITCHYARD_NAMESPACE });
-      const file = writeCredentialsFile(path.join(credentialsDirectory, `${processName}.creds`), creds);
-      return { NATS_CREDENTIALS_FILE: file, ...(identity.kind === 'daemon' ? { DAEMON_ID: identity.daemonId } : {}) };
+      if (processName === 'daemon') return {};
+      if (!(SERVICE_IDENTITIES as readonly string[]).includes(processName)) throw new Error(`${processName} has no bus identity`);
+      const name = processName as ServiceIdentityName;
+      const { creds } = await mintUserCredentials(authority, { identity: { kind: 'service', name }, namespace: config.SWITCHYARD_NAMESPACE });
+      const file = writeCredentialsFile(path.join(credentialsDirectory, `${name}.creds`), creds);
+      return { NATS_CREDENTIALS_FILE: file, ...(name === 'gateway' ? { GATEWAY_ENROLLMENT_AUTHORITY_FILE: enrollmentAuthorityFile } : {}) };
     },
   };
-}
-
-function identityOf(processName: string, daemonId: string): BusIdentity {
-  if (processName === 'daemon') return { kind: 'daemon', daemonId };
-  if (!(SERVICE_IDENTITIES as readonly string[]).includes(processName)) throw new Error(`${processName} has no bus identity`);
-  return { kind: 'service', name: processName as (typeof SERVICE_IDENTITIES)[number] };
-}
-
-/** The local daemon's id: random on first start, then kept, never the host name. */
-function localDaemonId(config: LocalStackConfig): string {
-  if (process.env['DAEMON_ID']) return process.env['DAEMON_ID'];
-  const file = path.join(config.homeDirectory, 'daemon-id');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const id = `daemon-${randomBytes(8).toString('hex')}`;
-  writeFileSync(file, `${id}\n`, { mode: 0o600 });
-  return id;
 }

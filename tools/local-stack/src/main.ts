@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrapLocalBus, type Resource } from './local-bus';
+import { localDaemonEnrollment } from './local-daemon-enrollment';
 import { runMigrations, startEmbeddedDatabase } from '@switchyard/persistence';
 import { ConfigValidationError, PRIVATE_FILE_MODE, preparePrivateDirectory, prepareStateDirectory, redactConfig } from '@switchyard/service-kit';
 import { findFreePort, isPortFree } from './free-port';
@@ -53,13 +54,18 @@ async function main(): Promise<void> {
 
     const listening: Array<{ name: string; url: string }> = [];
     const deadline = startedAt + config.SWITCHYARD_READY_TIMEOUT_MS;
-    for (const definition of LOCAL_SERVICES) {
+    const apiToken = process.env['GATEWAY_BOOTSTRAP_TOKEN'] ?? localApiToken(config);
+    const launch = async (definition: (typeof LOCAL_SERVICES)[number], extraEnv: NodeJS.ProcessEnv = {}): Promise<void> => {
       const port = definition.name === 'gateway' ? await gatewayPort(config) : await findFreePort(config.SWITCHYARD_HOST);
       const url = `http://${config.SWITCHYARD_HOST}:${port}`;
       const service = new ServiceProcess({
         name: definition.name,
         entry: entryPath(distDirectory, definition),
-        env: { ...childEnvironment({ config, natsUrl: nats.url, databaseUrl: definition.needsDatabase ? database.url : undefined, port, daemonPath }), ...(await nats.environmentOf(definition.name)) },
+        env: {
+          ...childEnvironment({ config, natsUrl: nats.url, databaseUrl: definition.needsDatabase ? database.url : undefined, port, daemonPath, apiToken }),
+          ...(await nats.environmentOf(definition.name)),
+          ...extraEnv,
+        },
         logFile: path.join(config.homeDirectory, 'logs', `${definition.name}.log`),
         verbose: config.SWITCHYARD_VERBOSE,
         onUnexpectedExit: (name, code, signal) => {
@@ -69,8 +75,16 @@ async function main(): Promise<void> {
       });
       services.push(service);
       listening.push({ name: definition.name, url });
+    };
+    const waitForAll = (): Promise<unknown> => Promise.all(services.map((service, index) => waitUntilReady({ url: listening[index]!.url, process: service, deadline })));
+    // The services first; then the daemon, which enrolls with the gateway on its first start.
+    for (const definition of LOCAL_SERVICES.filter((entry) => entry.name !== 'daemon')) await launch(definition);
+    await waitForAll();
+    const gatewayUrl = listening.find((entry) => entry.name === 'gateway')!.url;
+    for (const definition of LOCAL_SERVICES.filter((entry) => entry.name === 'daemon')) {
+      await launch(definition, await localDaemonEnrollment({ home: config.homeDirectory, gatewayUrl, apiToken }));
     }
-    await Promise.all(services.map((service, index) => waitUntilReady({ url: listening[index]!.url, process: service, deadline })));
+    await waitForAll();
 
     writeStackFile(config, {
       services: services.map((service, index) => ({ name: service.name, url: listening[index]!.url, pid: service.pid })),
@@ -164,6 +178,7 @@ function childEnvironment(options: {
   readonly databaseUrl: string | undefined;
   readonly port: number;
   readonly daemonPath: string;
+  readonly apiToken: string;
 }): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -173,7 +188,7 @@ function childEnvironment(options: {
     SWITCHYARD_HOME: options.config.homeDirectory,
     DAEMON_PATH: options.daemonPath,
     QUEUE_TASK_TOKEN_SECRET: process.env['QUEUE_TASK_TOKEN_SECRET'] ?? localTaskTokenSecret(options.config),
-    GATEWAY_BOOTSTRAP_TOKEN: process.env['GATEWAY_BOOTSTRAP_TOKEN'] ?? localApiToken(options.config),
+    GATEWAY_BOOTSTRAP_TOKEN: options.apiToken,
     // A laptop's NATS need not reserve the production stream sizes.
     SWITCHYARD_STREAM_MAX_BYTES_CAP: process.env['SWITCHYARD_STREAM_MAX_BYTES_CAP'] ?? String(256 * 1024 * 1024),
   };

@@ -1,4 +1,5 @@
 import { encodeAccount, encodeOperator, type OperatorLimits } from '@nats-io/jwt';
+import type { KeyPair } from '@nats-io/nkeys';
 import type { BusAuthority } from './bus-authority';
 
 export const OPERATOR_NAME = 'switchyard';
@@ -24,19 +25,30 @@ export function systemAccountJwt(authority: Pick<BusAuthority, 'systemAccount' |
   return encodeAccount(SYSTEM_ACCOUNT_NAME, authority.systemAccount, { limits: UNLIMITED_CORE }, { signer: authority.operatorSigner });
 }
 
+/** What re-issuing the application account needs: its public keys and the operator's signing key. */
+export interface AccountIssuer {
+  readonly appAccountPublicKey: string;
+  readonly appSignerPublicKey: string;
+  readonly operatorSigner: KeyPair;
+}
+
+export function accountIssuerOf(authority: Pick<BusAuthority, 'appAccount' | 'appSigner' | 'operatorSigner'>): AccountIssuer {
+  return { appAccountPublicKey: authority.appAccount.getPublicKey(), appSignerPublicKey: authority.appSigner.getPublicKey(), operatorSigner: authority.operatorSigner };
+}
+
 /**
  * The application account's JWT. It is re-issued whole on every revocation, so everything in it
- * comes from the authority and the revocation list: the same inputs give the same claims.
+ * comes from the issuer and the revocation list: the same inputs give the same claims.
  */
-export function appAccountJwt(authority: Pick<BusAuthority, 'appAccount' | 'appSigner' | 'operatorSigner'>, revoked: RevokedUsers = {}): Promise<string> {
+export function appAccountJwt(issuer: AccountIssuer, revoked: RevokedUsers = {}): Promise<string> {
   return encodeAccount(
     APP_ACCOUNT_NAME,
-    authority.appAccount,
+    issuer.appAccountPublicKey,
     {
       limits: { ...UNLIMITED_CORE, ...UNLIMITED_JETSTREAM },
-      signing_keys: [authority.appSigner.getPublicKey()],
+      signing_keys: [issuer.appSignerPublicKey],
       revocations: { ...revoked },
     },
-    { signer: authority.operatorSigner },
+    { signer: issuer.operatorSigner },
   );
 }

@@ -9,7 +9,7 @@ import type { NatsServerProcess } from '../nats-server/nats-server.process';
 import { provisionStreams } from '../provisioning/stream.provisioner';
 import { publish } from '../publishing/jetstream.publisher';
 import { watchPermissionViolations } from '../testing-support/permission-violations';
-import { appAccountJwt } from './account-claims';
+import { accountIssuerOf, appAccountJwt } from './account-claims';
 import { pushAccountClaims } from './account-claims.publisher';
 import { startAuthenticatedNatsServer } from './authenticated-nats-server';
 import { createBusAuthority, loadBusAuthority, saveBusAuthority, BUS_AUTHORITY_FILE } from './bus-authority';
@@ -117,7 +117,7 @@ describe('the bus in operator mode', () => {
     })();
     const system = await connectMessaging({ url: server.url, name: 'claims', credentials: (await mintSystemUserCredentials(authority)).creds, jetStreamAccess: 'publish' });
     opened.push(system);
-    await pushAccountClaims(system, await appAccountJwt(authority, { [userPublicKey]: Math.floor(Date.now() / 1000) + 1 }));
+    await pushAccountClaims(system, await appAccountJwt(accountIssuerOf(authority), { [userPublicKey]: Math.floor(Date.now() / 1000) + 1 }));
     await waitUntil(() => statuses.some((status) => /revoked/i.test(status)));
     await expect(connectMessaging({ url: server.url, name: 'revoked-again', credentials: creds, connectTimeoutMs: 2_000 })).rejects.toThrow(/authorization/i);
     await daemon.close();

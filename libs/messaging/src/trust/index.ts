@@ -6,3 +6,5 @@ export * from './nats-server.config';
 export * from './authenticated-nats-server';
 export * from './account-claims.publisher';
 export * from './bus-trust.error';
+export * from './enrollment-authority';
+export * from './daemon-keys';

@@ -1,5 +1,5 @@
 import type { BusAuthority } from './bus-authority';
-import { appAccountJwt, operatorJwt, systemAccountJwt, type RevokedUsers } from './account-claims';
+import { accountIssuerOf, appAccountJwt, operatorJwt, systemAccountJwt, type RevokedUsers } from './account-claims';
 
 export interface NatsServerTls {
   readonly certFile: string;
@@ -37,7 +37,7 @@ export async function renderNatsServerConfig(authority: BusAuthority, options: N
     `resolver { type: full, dir: ${quoted(options.resolverDirectory)}, allow_delete: false, interval: "2m" }`,
     'resolver_preload {',
     `  ${system}: ${await systemAccountJwt(authority)}`,
-    `  ${app}: ${await appAccountJwt(authority, options.revoked)}`,
+    `  ${app}: ${await appAccountJwt(accountIssuerOf(authority), options.revoked)}`,
     '}',
   ];
   if (options.tls) {

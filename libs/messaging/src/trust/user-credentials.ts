@@ -15,18 +15,30 @@ export interface MintUserOptions {
   readonly expiresAt?: number;
 }
 
+/** What signing users of the application account needs. */
+export interface UserIssuer {
+  readonly appAccountPublicKey: string;
+  readonly appSigner: KeyPair;
+}
+
+/** The authority as a user issuer. */
+export function userIssuerOf(authority: UserIssuer | Pick<BusAuthority, 'appAccount' | 'appSigner'>): UserIssuer {
+  return 'appAccountPublicKey' in authority ? authority : { appAccountPublicKey: authority.appAccount.getPublicKey(), appSigner: authority.appSigner };
+}
+
 /**
  * A user JWT for a public key someone else holds the seed of: a daemon enrolling makes its key
  * pair locally and sends only the public key.
  */
-export function mintUserJwt(authority: Pick<BusAuthority, 'appAccount' | 'appSigner'>, userPublicKey: string, options: MintUserOptions): Promise<string> {
+export function mintUserJwt(authority: UserIssuer | Pick<BusAuthority, 'appAccount' | 'appSigner'>, userPublicKey: string, options: MintUserOptions): Promise<string> {
+  const issuer = userIssuerOf(authority);
   return encodeUser(
     identityUserName(options.identity),
     userPublicKey,
-    authority.appSigner,
+    issuer.appSigner,
     {
       ...permissionsOf(options.identity, options.namespace),
-      issuer_account: authority.appAccount.getPublicKey(),
+      issuer_account: issuer.appAccountPublicKey,
       ...(options.tags && options.tags.length > 0 ? { tags: [...options.tags] } : {}),
     },
     options.expiresAt === undefined ? {} : { exp: options.expiresAt },
@@ -40,7 +52,7 @@ export interface UserCredentials {
 }
 
 /** A new user key pair and its JWT, as `.creds` text (for services, tests and tools). */
-export async function mintUserCredentials(authority: Pick<BusAuthority, 'appAccount' | 'appSigner'>, options: MintUserOptions): Promise<UserCredentials> {
+export async function mintUserCredentials(authority: UserIssuer | Pick<BusAuthority, 'appAccount' | 'appSigner'>, options: MintUserOptions): Promise<UserCredentials> {
   const user = createUser();
   const jwt = await mintUserJwt(authority, user.getPublicKey(), options);
   return { userPublicKey: user.getPublicKey(), creds: credsText(jwt, user) };

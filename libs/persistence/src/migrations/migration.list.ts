@@ -10,6 +10,7 @@ import { IssuesChat1795989300000 } from '../schema/gateway/migrations/1795989300
 import { Autopilots1795989500000 } from '../schema/gateway/migrations/1795989500000-autopilots.migration';
 import { RuntimeModels1795989600000 } from '../schema/gateway/migrations/1795989600000-runtime-models.migration';
 import { ProcessedCommandSender1795989700000 } from '../schema/record/migrations/1795989700000-processed-command-sender.migration';
+import { Daemons1795989800000 } from '../schema/gateway/migrations/1795989800000-daemons.migration';
 
 /**
  * Every migration of the system, oldest first: one schema history, applied by one runner before
@@ -28,4 +29,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   Autopilots1795989500000,
   RuntimeModels1795989600000,
   ProcessedCommandSender1795989700000,
+  Daemons1795989800000,
 ];

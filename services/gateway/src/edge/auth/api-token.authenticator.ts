@@ -16,6 +16,11 @@ export type Authentication =
   | { readonly outcome: 'refused' }
   | { readonly outcome: 'rate_limited'; readonly retryAfterSeconds: number };
 
+export type SecretCheck<T> =
+  | { readonly outcome: 'accepted'; readonly value: T }
+  | { readonly outcome: 'refused' }
+  | { readonly outcome: 'rate_limited'; readonly retryAfterSeconds: number };
+
 /** The token a caller authenticated with, as a live connection remembers it (never the secret). */
 export interface TokenCredential {
   readonly tokenId: string;
@@ -39,19 +44,31 @@ export class ApiTokenAuthenticator {
   }
 
   async authenticate(options: { readonly token: string | undefined; readonly clientAddress: string | undefined }): Promise<Authentication> {
-    if (!options.token) return { outcome: 'refused' };
-    const attempt = this.limiter.admit(clientKeyOf(options.clientAddress));
+    const token = options.token;
+    if (!token) return { outcome: 'refused' };
+    const checked = await this.checkSecret(options.clientAddress, () => this.verifier.verify(token));
+    if (checked.outcome !== 'accepted') return checked;
+    return { outcome: 'accepted', caller: checked.value, credential: { tokenId: checked.value.tokenId, tokenHash: hashApiToken(token) } };
+  }
+
+  /**
+   * Any presented secret (an API token, a daemon enrollment token) under the same failure count
+   * per client address: `verify` is called only while the address is admitted, and what it
+   * refuses (undefined) counts as a failure.
+   */
+  async checkSecret<T>(clientAddress: string | undefined, verify: () => Promise<T | undefined>): Promise<SecretCheck<T>> {
+    const attempt = this.limiter.admit(clientKeyOf(clientAddress));
     if (!attempt.admitted) return { outcome: 'rate_limited', retryAfterSeconds: attempt.retryAfterSeconds };
-    let caller: Caller | undefined;
+    let value: T | undefined;
     try {
-      caller = await this.verifier.verify(options.token);
+      value = await verify();
     } catch (error) {
-      // The database did not answer: that says nothing about the token, so it counts against no one.
+      // The database did not answer: that says nothing about the secret, so it counts against no one.
       attempt.forgive();
       throw error;
     }
-    if (!caller) return { outcome: 'refused' };
+    if (value === undefined) return { outcome: 'refused' };
     attempt.forgive();
-    return { outcome: 'accepted', caller, credential: { tokenId: caller.tokenId, tokenHash: hashApiToken(options.token) } };
+    return { outcome: 'accepted', value };
   }
 }

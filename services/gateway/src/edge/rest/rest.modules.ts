@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../../workspace/agents/agents.module';
 import { AutopilotsModule } from '../../workspace/autopilots/autopilots.module';
 import { ChatModule } from '../../workspace/chat/chat.module';
+import { DaemonsModule } from '../../workspace/daemons/daemons.module';
 import { CommentsModule } from '../../workspace/comments/comments.module';
 import { IssuesModule } from '../../workspace/issues/issues.module';
 import { RuntimeProfilesModule } from '../../workspace/runtime-profiles/runtime-profiles.module';
@@ -16,6 +17,7 @@ import { AutopilotWebhookController } from './autopilot-webhook.controller';
 import { AutopilotsController } from './autopilots.controller';
 import { ChatController } from './chat.controller';
 import { CommentsController } from './comments.controller';
+import { DaemonEnrollController, DaemonsController } from './daemons.controller';
 import { IssuesController } from './issues.controller';
 import { RuntimeProfilesController } from './runtime-profiles.controller';
 import { RuntimesController } from './runtimes.controller';
@@ -60,6 +62,13 @@ export class UsageRestModule {}
 @Module({ imports: [AuthModule, AutopilotsModule], controllers: [AutopilotsController] })
 export class AutopilotsRestModule {}
 
+@Module({ imports: [AuthModule, DaemonsModule], controllers: [DaemonsController] })
+export class DaemonsRestModule {}
+
+/** Enrollment, authenticated by the one-time token in its body: outside the token-guarded REST modules and their OpenAPI document. */
+@Module({ imports: [AuthModule, DaemonsModule], controllers: [DaemonEnrollController] })
+export class DaemonEnrollModule {}
+
 /** The webhook, authenticated by each autopilot's own secret: outside the token-guarded REST modules and their OpenAPI document. */
 @Module({ imports: [AutopilotsModule], controllers: [AutopilotWebhookController] })
 export class AutopilotWebhookModule {}
@@ -77,4 +86,5 @@ export const REST_MODULES = [
   ChatRestModule,
   UsageRestModule,
   AutopilotsRestModule,
+  DaemonsRestModule,
 ] as const;

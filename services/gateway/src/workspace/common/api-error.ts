@@ -9,6 +9,7 @@ export const API_ERROR_CODES = {
   unknown_runtime: { status: 400, description: 'The runtime is not a runtime of the caller’s workspace.' },
   blocked_environment_key: { status: 400, description: 'The agent’s env sets a variable the daemon never passes to an agent (PATH, HOME, LD_*, ...); the keys are in details.keys.' },
   unauthenticated: { status: 401, description: 'No valid API token (Authorization: Bearer sy_...).' },
+  enrollment_refused: { status: 401, description: 'The daemon enrollment token is unknown, expired or already used.' },
   not_found: { status: 404, description: 'No such resource in the caller’s workspace.' },
   workspace_exists: { status: 409, description: 'A workspace with this id already exists.' },
   runtime_profile_name_taken: { status: 409, description: 'The workspace has a runtime profile with this display name.' },
@@ -31,6 +32,7 @@ export const API_ERROR_CODES = {
   internal: { status: 500, description: 'A gateway defect; see its logs.' },
   queue_error: { status: 502, description: 'The queue failed while handling the command; retrying is safe.' },
   queue_unavailable: { status: 503, description: 'The queue did not answer (NATS or the queue service is down).' },
+  enrollment_unavailable: { status: 503, description: 'This gateway has no enrollment authority (GATEWAY_ENROLLMENT_AUTHORITY_FILE), or NATS did not take the revocation.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;
