@@ -21,13 +21,14 @@ const PAYLOADS: { [TCommand in CommandName]: CommandPayloadOf<TCommand> } = {
     expiresAt: null,
   },
   'task.claim': { daemonId: 'daemon-1', runtimeIds: ['runtime-1'], maxTasks: 4 },
-  'task.start': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', workDir: '/w/t1', resumedSessionId: 'session-1' },
-  'task.renew': { taskId: 't1', attempt: 1, daemonId: 'daemon-1' },
-  'task.complete': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', sessionId: null, output: null, durationMs: 10, usage: [] },
+  'task.start': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', leaseToken: 'lease-1', workDir: '/w/t1', resumedSessionId: 'session-1' },
+  'task.renew': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', leaseToken: 'lease-1' },
+  'task.complete': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', leaseToken: 'lease-1', sessionId: null, output: null, durationMs: 10, usage: [] },
   'task.fail': {
     taskId: 't1',
     attempt: 1,
     daemonId: 'daemon-1',
+    leaseToken: 'lease-1',
     reason: 'agent_error',
     message: 'exit 1',
     sessionId: null,
@@ -100,6 +101,11 @@ describe('command catalog', () => {
     expectViolation({ ...command, payload: { ...PAYLOADS['task.claim'], maxTasks: 0 } }, 'invalid_payload');
   });
 
+  it.each(['task.start', 'task.renew', 'task.complete', 'task.fail'] as const)('%s without its lease token is an invalid payload', (name) => {
+    const { leaseToken: _leaseToken, ...withoutToken } = PAYLOADS[name];
+    expect(() => createCommand({ command: name, payload: withoutToken as never })).toThrow(ContractViolation);
+  });
+
   it('createCommand throws a ContractViolation for a bad payload', () => {
     expect(() => createCommand({ command: 'task.claim', payload: { ...PAYLOADS['task.claim'], daemonId: 'a.b' } })).toThrow(ContractViolation);
   });
@@ -146,6 +152,7 @@ describe('claim replies', () => {
     startBy: later,
     agent: SAMPLE_AGENT,
     taskToken: 'syt_token',
+    leaseToken: 'lease-token',
   } as const;
 
   it('carry no resume decision: the daemon asks session-resume itself', () => {

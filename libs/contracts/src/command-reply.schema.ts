@@ -12,7 +12,9 @@ export const COMMAND_ERROR_CODES = {
   stale_attempt: { retryable: false },
   /**
    * The request is not the sender's to make: its payload names another daemon than the one its
-   * subject names, or it repeats a request id another sender used. Nothing was changed or replayed.
+   * subject names, it repeats a request id another sender used, or it reports on an attempt the
+   * sender does not hold (another daemon holds it, or the report lacks that attempt's lease token).
+   * Nothing was changed or replayed.
    */
   sender_mismatch: { retryable: false },
   unavailable: { retryable: true },

@@ -14,7 +14,11 @@ import { taskSourceSchema, type TaskSource } from './task-source.schema';
 import { taskFailureReasonSchema, taskStateSchema, type TaskFailureReason, type TaskState } from './task-state';
 
 // Payloads and results of the queue's request/reply commands. Every report names its attempt so
-// the queue can answer `stale_attempt` to a late report instead of applying it.
+// the queue can answer `stale_attempt` to a late report instead of applying it, and carries that
+// attempt's lease token, so only the daemon process that claimed it can report on it.
+
+/** The claim's proof of an attempt (32 random bytes, base64url); the queue keeps only its SHA-256. */
+export const leaseTokenSchema = z.string().min(1).max(256);
 
 export interface TaskStateResult {
   taskId: string;
@@ -80,6 +84,8 @@ export interface ClaimedTask {
   agent: AgentSnapshot;
   /** Lets the agent call back for this attempt only; hashed at rest, revoked when the task ends. */
   taskToken: string;
+  /** The daemon's proof that it holds this attempt: sent with every start, renew, complete and fail. */
+  leaseToken: string;
 }
 export const claimedTaskSchema = z.object({
   taskId: identifierSchema,
@@ -93,6 +99,7 @@ export const claimedTaskSchema = z.object({
   startBy: isoTimestampSchema,
   agent: agentSnapshotSchema,
   taskToken: z.string().min(1),
+  leaseToken: leaseTokenSchema,
 });
 
 /** Empty `tasks` is the normal "nothing for you" answer, not an error. */
@@ -105,6 +112,7 @@ export interface TaskStartPayload {
   taskId: string;
   attempt: number;
   daemonId: string;
+  leaseToken: string;
   workDir: string;
   resumedSessionId: string | null;
 }
@@ -112,6 +120,7 @@ export const taskStartPayloadSchema = z.object({
   taskId: identifierSchema,
   attempt: positiveIntegerSchema,
   daemonId: identifierSchema,
+  leaseToken: leaseTokenSchema,
   workDir: z.string().min(1),
   resumedSessionId: z.string().min(1).nullable(),
 });
@@ -130,17 +139,20 @@ export interface TaskRenewPayload {
   taskId: string;
   attempt: number;
   daemonId: string;
+  leaseToken: string;
 }
 export const taskRenewPayloadSchema = z.object({
   taskId: identifierSchema,
   attempt: positiveIntegerSchema,
   daemonId: identifierSchema,
+  leaseToken: leaseTokenSchema,
 });
 
 export interface TaskCompletePayload {
   taskId: string;
   attempt: number;
   daemonId: string;
+  leaseToken: string;
   sessionId: string | null;
   output: string | null;
   durationMs: number;
@@ -150,6 +162,7 @@ export const taskCompletePayloadSchema = z.object({
   taskId: identifierSchema,
   attempt: positiveIntegerSchema,
   daemonId: identifierSchema,
+  leaseToken: leaseTokenSchema,
   sessionId: z.string().min(1).nullable(),
   output: z.string().nullable(),
   durationMs: nonNegativeIntegerSchema,
@@ -160,6 +173,7 @@ export interface TaskFailPayload {
   taskId: string;
   attempt: number;
   daemonId: string;
+  leaseToken: string;
   reason: TaskFailureReason;
   message: string;
   sessionId: string | null;
@@ -170,6 +184,7 @@ export const taskFailPayloadSchema = z.object({
   taskId: identifierSchema,
   attempt: positiveIntegerSchema,
   daemonId: identifierSchema,
+  leaseToken: leaseTokenSchema,
   reason: taskFailureReasonSchema,
   message: z.string(),
   sessionId: z.string().min(1).nullable(),

@@ -48,6 +48,8 @@ export interface DaemonE2eStack {
 export const claudeOnMock = (model: MockModelServer): Record<string, string> => ({ ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-mock-not-a-secret' });
 
 /** Builds dist/ and starts everything but the daemons; `stop` undoes it all. */
+const E2E_WORKSPACE_ID = 'workspace-e2e';
+
 export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
   // Each daemon asks session-resume which session a task continues before its run (design §7).
   const system = await startSystemProcesses({ services: ['queue', 'session-resume'] });
@@ -69,10 +71,11 @@ export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
     home,
     connection,
     databaseUrl: database.url,
-    startDaemon: (options) => system.startDaemon(options),
+    // The daemon's workspace is that of the tasks enqueued here: it refuses any other's.
+    startDaemon: (options) => system.startDaemon({ ...options, env: { DAEMON_WORKSPACE_ID: E2E_WORKSPACE_ID, ...options.env } }),
     async enqueue(overrides) {
       const payload: CommandPayloadOf<'task.enqueue'> = {
-        workspaceId: 'workspace-e2e',
+        workspaceId: E2E_WORKSPACE_ID,
         agentId: `agent-${overrides.runtimeId}`,
         agent: sampleAgentSnapshot({ model: null, env: claudeOnMock(model) }),
         source: { kind: 'quick_create' },

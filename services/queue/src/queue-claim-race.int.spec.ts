@@ -8,6 +8,8 @@ const TASKS = 300;
 const CLAIMERS = 8;
 const AGENTS = 10;
 const RUNTIMES = ['runtime-a', 'runtime-b'];
+/** A runtime is claimed only by its daemon: the claimers race as that daemon's concurrent claims. */
+const DAEMON = 'daemon-race';
 /** Agents 0-4 may run 2 tasks at once; the others keep the default of 6. */
 const limitOf = (agentIndex: number): number => (agentIndex < 5 ? 2 : 6);
 
@@ -45,6 +47,7 @@ describe('claim race: 8 claimers, 2 queue replicas, 300 tasks (real NATS + Postg
       }),
     );
     expect(new Set(enqueued.map((task) => task.taskId)).size).toBe(TASKS);
+    for (const runtimeId of RUNTIMES) await admin.heartbeat(runtimeId, DAEMON);
 
     const violations: Violation[] = [];
     let busiest = 0;
@@ -70,7 +73,8 @@ describe('claim race: 8 claimers, 2 queue replicas, 300 tasks (real NATS + Postg
     const claimedBy = new Map<string, string[]>();
     const claimer = async (index: number): Promise<void> => {
       const client = clients[index % 2]!;
-      const daemonId = `daemon-${index}`;
+      const daemonId = DAEMON;
+      const claimerId = `claimer-${index}`;
       let idle = 0;
       while (idle < 20) {
         const { tasks } = await client.expectOk('task.claim', { daemonId, runtimeIds: RUNTIMES, maxTasks: 3 });
@@ -86,9 +90,9 @@ describe('claim race: 8 claimers, 2 queue replicas, 300 tasks (real NATS + Postg
         idle = 0;
         await Promise.all(
           tasks.map(async (task) => {
-            claimedBy.set(task.taskId, [...(claimedBy.get(task.taskId) ?? []), daemonId]);
-            await client.expectOk('task.start', { taskId: task.taskId, attempt: task.attempt, daemonId, workDir: `/w/${task.taskId}`, resumedSessionId: null });
-            await client.expectOk('task.complete', { taskId: task.taskId, attempt: task.attempt, daemonId, sessionId: null, output: 'ok', durationMs: 1, usage: [] });
+            claimedBy.set(task.taskId, [...(claimedBy.get(task.taskId) ?? []), claimerId]);
+            await client.expectOk('task.start', { taskId: task.taskId, attempt: task.attempt, daemonId, leaseToken: task.leaseToken, workDir: `/w/${task.taskId}`, resumedSessionId: null });
+            await client.expectOk('task.complete', { taskId: task.taskId, attempt: task.attempt, daemonId, leaseToken: task.leaseToken, sessionId: null, output: 'ok', durationMs: 1, usage: [] });
           }),
         );
       }

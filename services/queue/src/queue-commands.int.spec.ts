@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SERVICE_PUBLISHERS, STREAM_CATALOG, subjects } from '@switchyard/contracts';
+import { requestReply } from '@switchyard/messaging';
 import { collectNotices, readStream } from '@switchyard/messaging/testing';
 import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
 import { queueApp } from './queue.app';
@@ -21,7 +22,9 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     await queue?.stop();
   });
 
-  async function claimOne(runtimeId: string): Promise<{ taskId: string; attempt: number }> {
+  /** Claims as DAEMON, which the queue heard the runtime from first: a daemon claims only for its own runtimes. */
+  async function claimOne(runtimeId: string): Promise<{ taskId: string; attempt: number; leaseToken: string }> {
+    await client.heartbeat(runtimeId, DAEMON);
     const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
     const [task] = tasks;
     if (!task) throw new Error('nothing claimed');
@@ -29,18 +32,18 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
   }
 
   /** A running task on a runtime of its own, so tests never claim each other's work. */
-  async function startedTask(): Promise<{ taskId: string; attempt: number }> {
+  async function startedTask(): Promise<{ taskId: string; attempt: number; leaseToken: string }> {
     const runtimeId = uniqueNamespace('runtime');
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
     const claimed = await claimOne(runtimeId);
     expect(claimed.taskId).toBe(taskId);
-    await client.expectOk('task.start', { taskId, attempt: claimed.attempt, daemonId: DAEMON, workDir: '/tmp/w', resumedSessionId: null });
+    await client.expectOk('task.start', { taskId, attempt: claimed.attempt, daemonId: DAEMON, leaseToken: claimed.leaseToken, workDir: '/tmp/w', resumedSessionId: null });
     return claimed;
   }
 
   it('runs a task through enqueue, claim, start and complete, each change an event in the record', async () => {
-    const { taskId, attempt } = await startedTask();
-    const completed = await client.expectOk('task.complete', { taskId, attempt, daemonId: DAEMON, sessionId: 's-1', output: 'done', durationMs: 10, usage: [] });
+    const { taskId, attempt, leaseToken } = await startedTask();
+    const completed = await client.expectOk('task.complete', { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: 's-1', output: 'done', durationMs: 10, usage: [] });
     expect(completed).toEqual({ taskId, state: 'completed' });
     const tokens = await client.query<{ revoked: boolean }>('select revoked_at is not null as revoked from task_token where task_id = $1', [taskId]);
     expect(tokens).toEqual([{ revoked: true }]);
@@ -55,6 +58,7 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     const { taskId: first } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: RUNTIME, agentId: 'agent-retry', source }));
     const { taskId: second } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: RUNTIME, agentId: 'agent-retry' }));
     const claim = { daemonId: DAEMON, runtimeIds: [RUNTIME], maxTasks: 1 };
+    await client.heartbeat(RUNTIME, DAEMON);
     const storedReply = async () =>
       (await client.query<{ reply: string; row_version: string }>('select reply::text as reply, xmin::text as row_version from processed_command where request_id = $1', ['claim-request-lost-reply']))[0];
 
@@ -72,7 +76,17 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     const [tokenRow] = await client.query<{ row_version: string }>('select xmin::text as row_version from task_token where task_id = $1', [first]);
     expect(storedFirst?.row_version).toBe(tokenRow?.row_version);
     expect(await storedReply()).toEqual(storedFirst);
-    expect(JSON.parse(storedFirst!.reply)).toEqual({ ok: true, result: { tasks: [{ ...original.result.tasks[0], taskToken: '[not stored]' }] } });
+    expect(JSON.parse(storedFirst!.reply)).toEqual({
+      ok: true,
+      result: { tasks: [{ ...original.result.tasks[0], taskToken: '[not stored]', leaseToken: expect.stringMatching(/^sealed:v1:[\w-]+$/) as unknown }] },
+    });
+    // The lease token is random (not derivable), kept sealed in the stored reply and hashed with the
+    // attempt; the replay above gave back the very token, and it works.
+    const leaseToken = original.result.tasks[0]!.leaseToken;
+    expect(leaseToken).toMatch(/^[\w-]{43}$/);
+    expect(storedFirst?.reply).not.toContain(leaseToken);
+    const [leaseRow] = await client.query<{ lease_token_hash: string }>('select lease_token_hash from agent_task_queue where task_id = $1', [first]);
+    expect(leaseRow).toEqual({ lease_token_hash: createHash('sha256').update(leaseToken).digest('hex') });
     // The replayed reply carries the same task token, though only its hash is at rest.
     const token = original.result.tasks[0]!.taskToken;
     expect(token).toMatch(/^syt_[\w-]{43}$/);
@@ -84,11 +98,12 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     expect(tokens).toEqual([{ token_hash: createHash('sha256').update(token).digest('hex'), revoked: false }]);
     expect(await client.storedEventTypes(first)).toEqual(['task.enqueued', 'task.claimed']);
     expect(await client.storedEventTypes(second)).toEqual(['task.enqueued']);
+    await client.expectOk('task.start', { taskId: first, attempt: 1, daemonId: DAEMON, leaseToken, workDir: '/w', resumedSessionId: null });
   });
 
   it('keeps one terminal event when complete arrives twice', async () => {
-    const { taskId, attempt } = await startedTask();
-    const report = { taskId, attempt, daemonId: DAEMON, sessionId: null, output: 'ok', durationMs: 5, usage: [] };
+    const { taskId, attempt, leaseToken } = await startedTask();
+    const report = { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: null, output: 'ok', durationMs: 5, usage: [] };
 
     const first = await client.send('task.complete', report);
     const second = await client.send('task.complete', report);
@@ -99,11 +114,11 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
   });
 
   it('keeps a cancelled task cancelled when a late complete arrives', async () => {
-    const { taskId, attempt } = await startedTask();
+    const { taskId, attempt, leaseToken } = await startedTask();
     await client.expectOk('task.cancel', { taskId, requestedBy: { kind: 'user', id: 'user-ada' }, reason: 'wrong branch' });
     // The run's complete report crossed the cancel: it ends the attempt, as cancelled.
-    const late = await client.send('task.complete', { taskId, attempt, daemonId: DAEMON, sessionId: null, output: 'late', durationMs: 5, usage: [] });
-    const lateAgain = await client.send('task.complete', { taskId, attempt, daemonId: DAEMON, sessionId: null, output: 'later', durationMs: 6, usage: [] });
+    const late = await client.send('task.complete', { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: null, output: 'late', durationMs: 5, usage: [] });
+    const lateAgain = await client.send('task.complete', { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: null, output: 'later', durationMs: 6, usage: [] });
 
     expect(late).toEqual({ ok: true, result: { taskId, state: 'cancelled' } });
     expect(lateAgain).toEqual({ ok: true, result: { taskId, state: 'cancelled' }, alreadyApplied: true });
@@ -129,8 +144,9 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     const onIssue = (agentId: string, issue = issueId) =>
       client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId, source: { kind: 'issue', issueId: issue, trigger: 'mention', commentId: null } }));
     const running = await onIssue('agent-a');
+    await client.heartbeat(runtimeId, DAEMON);
     const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
-    await client.expectOk('task.start', { taskId: running.taskId, attempt: tasks[0]!.attempt, daemonId: DAEMON, workDir: '/w', resumedSessionId: null });
+    await client.expectOk('task.start', { taskId: running.taskId, attempt: tasks[0]!.attempt, daemonId: DAEMON, leaseToken: tasks[0]!.leaseToken, workDir: '/w', resumedSessionId: null });
     const queuedSameAgent = await onIssue('agent-a');
     const queuedOtherAgent = await onIssue('agent-b');
     const otherIssue = await onIssue('agent-a', uniqueNamespace('issue'));
@@ -158,17 +174,17 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
   });
 
   it('tells the daemon holding a running task to stop when a single cancel commits', async () => {
-    const { taskId } = await startedTask();
+    const { taskId, leaseToken } = await startedTask();
     const notices = await collectNotices(client.messaging, subjects.cancelNotice(DAEMON, taskId));
     await client.expectOk('task.cancel', { taskId, requestedBy: { kind: 'user', id: 'user-ada' }, reason: null });
     expect(await notices.waitFor(1, { timeoutMs: 5_000 })).toHaveLength(1);
     // The renewal carries it too, for a daemon that missed the notice.
-    await expect(client.expectOk('task.renew', { taskId, attempt: 1, daemonId: DAEMON })).resolves.toMatchObject({ cancelRequested: true });
+    await expect(client.expectOk('task.renew', { taskId, attempt: 1, daemonId: DAEMON, leaseToken })).resolves.toMatchObject({ cancelRequested: true });
   });
 
   it('refuses a daemon-sent command whose payload names another daemon than its subject, changing nothing', async () => {
-    const { taskId, attempt } = await startedTask();
-    const report = { taskId, attempt, daemonId: DAEMON, sessionId: null, output: 'forged', durationMs: 1, usage: [] };
+    const { taskId, attempt, leaseToken } = await startedTask();
+    const report = { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: null, output: 'forged', durationMs: 1, usage: [] };
 
     const forged = await client.sendAs('daemon-intruder', 'task.complete', report, 'forged-complete');
 
@@ -181,6 +197,7 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
 
   it('never replays a stored claim to another sender repeating its request id', async () => {
     const runtimeId = uniqueNamespace('runtime');
+    await client.heartbeat(runtimeId, DAEMON);
     await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
     const original = await client.send('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 }, 'claim-taken-by-another');
     if (!original.ok) throw new Error(original.error.message);
@@ -208,9 +225,82 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     throw new Error(`nothing published on ${subject}`);
   }
 
-  it('refuses a report from a daemon that does not hold the attempt', async () => {
-    const { taskId, attempt } = await startedTask();
-    const reply = await client.send('task.complete', { taskId, attempt, daemonId: 'someone-else', sessionId: null, output: null, durationMs: 1, usage: [] });
-    expect(reply).toMatchObject({ ok: false, error: { code: 'stale_attempt' } });
+  it('claims only runtimes the sender registered: another daemon naming them wins nothing', async () => {
+    const runtimeOfA = uniqueNamespace('runtime-a');
+    const runtimeOfB = uniqueNamespace('runtime-b');
+    const [daemonA, daemonB] = [uniqueNamespace('daemon-a'), uniqueNamespace('daemon-b')];
+    await client.heartbeat(runtimeOfA, daemonA);
+    await client.heartbeat(runtimeOfB, daemonB);
+    const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: runtimeOfA, agentId: uniqueNamespace('agent') }));
+
+    // B names A's runtime (next to its own): it is ignored, so A's queued task stays A's.
+    await expect(client.expectOk('task.claim', { daemonId: daemonB, runtimeIds: [runtimeOfB, runtimeOfA], maxTasks: 1 })).resolves.toEqual({ tasks: [] });
+    expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued']);
+
+    const { tasks } = await client.expectOk('task.claim', { daemonId: daemonA, runtimeIds: [runtimeOfA], maxTasks: 1 });
+    expect(tasks.map((task) => task.taskId)).toEqual([taskId]);
+  });
+
+  it('never gives a runtime to another daemon: a heartbeat from B for A’s runtime changes nothing, so B still wins nothing', async () => {
+    const runtimeOfA = uniqueNamespace('runtime-a');
+    const [daemonA, daemonB] = [uniqueNamespace('daemon-a'), uniqueNamespace('daemon-b')];
+    await client.heartbeat(runtimeOfA, daemonA);
+    const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: runtimeOfA, agentId: uniqueNamespace('agent') }));
+    // B heartbeats A's runtime under its own name: the queue keeps A as its daemon.
+    await expect(client.heartbeat(runtimeOfA, daemonB)).rejects.toThrow(/did not record/);
+    expect(await client.query('select daemon_id from runtime_presence where runtime_id = $1', [runtimeOfA])).toEqual([{ daemon_id: daemonA }]);
+    await expect(client.expectOk('task.claim', { daemonId: daemonB, runtimeIds: [runtimeOfA], maxTasks: 1 })).resolves.toEqual({ tasks: [] });
+    expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued']);
+  }, 30_000);
+
+  describe('a report must prove the attempt’s lease', () => {
+    const completeOf = (task: { taskId: string; attempt: number }, daemonId: string, leaseToken: string) => ({
+      taskId: task.taskId,
+      attempt: task.attempt,
+      daemonId,
+      leaseToken,
+      sessionId: null,
+      output: 'forged',
+      durationMs: 1,
+      usage: [],
+    });
+
+    /** Nothing was changed by the refused reports: no event, the row as it was, no stored reply. */
+    async function expectUnchanged(taskId: string, requestIds: string[]): Promise<void> {
+      expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued', 'task.claimed', 'task.started']);
+      expect(await client.query('select status, daemon_id from agent_task_queue where task_id = $1', [taskId])).toEqual([{ status: 'running', daemon_id: DAEMON }]);
+      expect(await client.query('select request_id from processed_command where request_id = any($1)', [requestIds])).toEqual([]);
+    }
+
+    it('refuses a complete from the holder’s id without the token (the contract) or with a wrong one, changing nothing', async () => {
+      const task = await startedTask();
+      const withoutToken = { ...completeOf(task, DAEMON, task.leaseToken), leaseToken: undefined };
+      const requestId = uniqueNamespace('no-token');
+      const unsigned = await requestReply(client.messaging, {
+        subject: subjects.command('task.complete', DAEMON),
+        data: { requestId, correlationId: requestId, command: 'task.complete', schemaVersion: 1, payload: withoutToken },
+        requestId,
+      });
+      const wrong = await client.send('task.complete', completeOf(task, DAEMON, 'x'.repeat(43)), 'wrong-token');
+
+      expect(unsigned).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+      expect(wrong).toEqual({ ok: false, error: { code: 'sender_mismatch', message: expect.stringContaining('does not hold the lease') as unknown, retryable: false } });
+      await expectUnchanged(task.taskId, [requestId, 'wrong-token']);
+    });
+
+    it('refuses a complete from another daemon even with the right token, changing nothing; the holder then completes', async () => {
+      const task = await startedTask();
+
+      const forged = await client.send('task.complete', completeOf(task, 'daemon-thief', task.leaseToken), 'thief-complete');
+      const forgedRenew = await client.send('task.renew', { taskId: task.taskId, attempt: task.attempt, daemonId: 'daemon-thief', leaseToken: task.leaseToken });
+
+      expect(forged).toMatchObject({ ok: false, error: { code: 'sender_mismatch', message: expect.stringContaining('daemon-thief') as unknown } });
+      expect(forgedRenew).toMatchObject({ ok: false, error: { code: 'sender_mismatch' } });
+      await expectUnchanged(task.taskId, ['thief-complete']);
+      await expect(client.expectOk('task.renew', { taskId: task.taskId, attempt: task.attempt, daemonId: DAEMON, leaseToken: task.leaseToken })).resolves.toMatchObject({
+        cancelRequested: false,
+      });
+      await expect(client.expectOk('task.complete', { ...completeOf(task, DAEMON, task.leaseToken), output: 'done' })).resolves.toEqual({ taskId: task.taskId, state: 'completed' });
+    });
   });
 });

@@ -25,15 +25,16 @@ describe('task.release_orphans: a restarted daemon gives up its previous process
   });
 
   /** A task on a runtime of its own, claimed by `daemonId` and, unless `started: false`, started. */
-  async function heldTask(daemonId: string, options: { started: boolean }): Promise<{ taskId: string; runtimeId: string }> {
+  async function heldTask(daemonId: string, options: { started: boolean }): Promise<{ taskId: string; runtimeId: string; leaseToken: string }> {
     const runtimeId = uniqueNamespace('runtime');
     // Nudges go to the daemon the queue last heard the runtime from.
     await client.heartbeat(runtimeId, daemonId);
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
     const { tasks } = await client.expectOk('task.claim', { daemonId, runtimeIds: [runtimeId], maxTasks: 1 });
     expect(tasks.map((task) => task.taskId)).toEqual([taskId]);
-    if (options.started) await client.expectOk('task.start', { taskId, attempt: 1, daemonId, workDir: '/w', resumedSessionId: null });
-    return { taskId, runtimeId };
+    const leaseToken = tasks[0]!.leaseToken;
+    if (options.started) await client.expectOk('task.start', { taskId, attempt: 1, daemonId, leaseToken, workDir: '/w', resumedSessionId: null });
+    return { taskId, runtimeId, leaseToken };
   }
 
   async function rows(taskIds: string[]): Promise<Array<{ task_id: string; status: string; failure_reason: string | null }>> {
@@ -91,7 +92,7 @@ describe('task.release_orphans: a restarted daemon gives up its previous process
 
     expect(await rows([other.taskId])).toEqual([{ task_id: other.taskId, status: 'running', failure_reason: null }]);
     expect(await client.storedEventTypes(other.taskId)).toEqual(['task.enqueued', 'task.claimed', 'task.started']);
-    await expect(client.expectOk('task.renew', { taskId: other.taskId, attempt: 1, daemonId: daemonB })).resolves.toMatchObject({ cancelRequested: false });
+    await expect(client.expectOk('task.renew', { taskId: other.taskId, attempt: 1, daemonId: daemonB, leaseToken: other.leaseToken })).resolves.toMatchObject({ cancelRequested: false });
   });
 
   it('changes nothing when sent again, with the same request id (the first reply) or a new one (nothing left)', async () => {

@@ -61,7 +61,8 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
     await waitFor(async () => (await client.query('select 1 from runtime_presence where runtime_id = $1', [runtimeId]))[0], 10_000);
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
     const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
-    await client.expectOk('task.start', { taskId, attempt: tasks[0]!.attempt, daemonId: DAEMON, workDir: '/w', resumedSessionId: null });
+    const { leaseToken } = tasks[0]!;
+    await client.expectOk('task.start', { taskId, attempt: tasks[0]!.attempt, daemonId: DAEMON, leaseToken, workDir: '/w', resumedSessionId: null });
     await heartbeat(runtimeId);
     // The last heartbeat: from here the failure must come within the window (waitFor's deadline).
 
@@ -75,9 +76,9 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
     expect(retries).toEqual([{ status: 'queued', attempt: 0 }]);
 
     // The daemon comes back: its renewal is refused, so it stops the run; its late complete changes nothing.
-    const renewal = await client.send('task.renew', { taskId, attempt: 1, daemonId: DAEMON });
+    const renewal = await client.send('task.renew', { taskId, attempt: 1, daemonId: DAEMON, leaseToken });
     expect(renewal).toMatchObject({ ok: false });
-    await client.send('task.complete', { taskId, attempt: 1, daemonId: DAEMON, sessionId: null, output: 'late', durationMs: 1, usage: [] });
+    await client.send('task.complete', { taskId, attempt: 1, daemonId: DAEMON, leaseToken, sessionId: null, output: 'late', durationMs: 1, usage: [] });
     expect(await taskRow(taskId)).toEqual(failed);
     expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued', 'task.claimed', 'task.started', 'task.failed']);
   });
@@ -87,8 +88,8 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
     await heartbeat(runtimeId);
     await waitFor(async () => (await client.query('select 1 from runtime_presence where runtime_id = $1', [runtimeId]))[0], 10_000);
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
-    await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
-    await client.expectOk('task.start', { taskId, attempt: 1, daemonId: DAEMON, workDir: '/w', resumedSessionId: null });
+    const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
+    await client.expectOk('task.start', { taskId, attempt: 1, daemonId: DAEMON, leaseToken: tasks[0]!.leaseToken, workDir: '/w', resumedSessionId: null });
     // From here only the sweeper queues work on this runtime (the enqueue's own nudge is behind us).
     const nudges = await collectNotices(client.messaging, subjects.workAvailable(DAEMON, runtimeId), { max: 1 });
 
@@ -116,11 +117,17 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
 
   it('requeues a claimed task that never starts, and the next claim is attempt 2', async () => {
     const runtimeId = uniqueNamespace('runtime');
+    await heartbeat(runtimeId);
+    await waitFor(async () => (await client.query('select 1 from runtime_presence where runtime_id = $1', [runtimeId]))[0], 10_000);
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
     const first = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
     expect(first.tasks.map((task) => task.attempt)).toEqual([1]);
 
-    await waitFor(async () => ((await taskRow(taskId))?.status === 'queued' ? true : undefined), 30_000);
+    // The runtime stays heard from (the daemon claims only for its runtimes): the start deadline, not silence, ends the attempt.
+    await waitFor(async () => {
+      await heartbeat(runtimeId);
+      return (await taskRow(taskId))?.status === 'queued' ? true : undefined;
+    }, 30_000);
     expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued', 'task.claimed', 'task.timed_out', 'task.requeued']);
 
     const second = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });

@@ -14,6 +14,8 @@ export interface ClaimFigures {
 
 /** The daemon whose claims are timed; the queue nudges it once it has heard its heartbeat. */
 const LATENCY_DAEMON = 'bench-daemon';
+/** The daemon of the backlog runtime: a daemon claims only for runtimes it heartbeats, so the claimers race as its concurrent claims. */
+const BACKLOG_DAEMON = 'bench-backlog-daemon';
 /** Claim anyway after this long without a nudge, as a daemon's safety poll does. */
 const NUDGE_WAIT_MS = 1_000;
 
@@ -50,7 +52,7 @@ function enqueuePayload(agentId: string, runtimeId: string): CommandPayloadOf<'t
 /**
  * Enqueue → claimed as a daemon sees it: the daemon waits for the queue's work-available nudge,
  * claims, and the clock stops when the claim reply holds the task. Then claims/s: a backlog drained
- * by `claimers` concurrent daemons.
+ * by `claimers` concurrent claims of one daemon.
  */
 export async function measureClaims(
   connection: MessagingConnection,
@@ -84,6 +86,8 @@ export async function measureClaims(
   }
 
   const backlogRuntime = 'bench-backlog-runtime';
+  // Recorded while the backlog is enqueued, before the first claim.
+  await heartbeat(connection, BACKLOG_DAEMON, backlogRuntime);
   for (let offset = 0; offset < options.backlog; offset += 50) {
     await Promise.all(
       Array.from({ length: Math.min(50, options.backlog - offset) }, (_, index) =>
@@ -94,9 +98,9 @@ export async function measureClaims(
   let claimedTasks = 0;
   const start = process.hrtime.bigint();
   await Promise.all(
-    Array.from({ length: options.claimers }, async (_, claimer) => {
+    Array.from({ length: options.claimers }, async () => {
       for (;;) {
-        const { tasks } = await send(connection, 'task.claim', { daemonId: `bench-claimer-${claimer}`, runtimeIds: [backlogRuntime], maxTasks: options.batch });
+        const { tasks } = await send(connection, 'task.claim', { daemonId: BACKLOG_DAEMON, runtimeIds: [backlogRuntime], maxTasks: options.batch });
         if (tasks.length === 0) return;
         claimedTasks += tasks.length;
       }

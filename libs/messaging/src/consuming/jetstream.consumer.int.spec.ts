@@ -229,13 +229,16 @@ describe('startConsumer against nats-server', () => {
     extraConnections.push(doomedConnection);
     const handlerStarted = deferred();
     const releaseDoomed = deferred();
+    const firstDeliveries: DeliveryContext[] = [];
     const doomed = await startConsumer(doomedConnection, {
       consumer: definition,
-      handler: async () => {
+      handler: async (_body, delivery) => {
+        firstDeliveries.push(delivery);
         handlerStarted.resolve();
         await releaseDoomed.promise;
       },
     });
+    const publishedAfter = Date.now();
     await publish(connection, { subject: subject('t4'), data: { taskId: 't4' }, messageId: 't4:1' });
     await handlerStarted.promise;
 
@@ -253,6 +256,9 @@ describe('startConsumer against nats-server', () => {
     const [redelivered] = await waitFor(() => received.length === 1 && received, { description: 'redelivery' });
 
     expect(redelivered).toMatchObject({ messageId: 't4:1', deliveryCount: 2 });
+    // The server's storage time, the same on every delivery (the test's clock is the server's host).
+    expect(redelivered?.storedAt.getTime()).toBe(firstDeliveries[0]?.storedAt.getTime());
+    expect(redelivered?.storedAt.getTime()).toBeGreaterThanOrEqual(publishedAfter - 1_000);
     releaseDoomed.resolve();
     await doomed.stop();
   });

@@ -22,6 +22,8 @@ export interface DeliveryContext {
   readonly stream: string;
   readonly consumer: string;
   readonly streamSeq: number;
+  /** When the JetStream server stored the message (its clock, not the publisher's). */
+  readonly storedAt: Date;
   /** 1 on the first delivery. */
   readonly deliveryCount: number;
   readonly maxDeliver: number;
@@ -207,6 +209,7 @@ function deliveryContextOf<T>(run: ConsumerRun<T>, message: PulledMessage): Deli
     subject: message.subject,
     ...run.labels,
     streamSeq: message.streamSequence,
+    storedAt: message.storedAt,
     deliveryCount: message.deliveryCount,
     maxDeliver: run.maxDeliver,
     messageId: message.headers[HEADERS.messageId],

@@ -17,6 +17,8 @@ export interface PulledMessage {
   readonly data: Uint8Array;
   readonly headers: Readonly<Record<string, string>>;
   readonly streamSequence: number;
+  /** When the JetStream server stored the message: the server's clock, which no publisher sets. */
+  readonly storedAt: Date;
   /** 1 on the first delivery. */
   readonly deliveryCount: number;
   /** The publisher's trace context. */
@@ -38,6 +40,7 @@ export function toPulledMessage(connection: MessagingConnection, message: JsMsg)
     data: message.data,
     headers,
     streamSequence: message.info.streamSequence,
+    storedAt: message.time,
     deliveryCount: message.info.deliveryCount,
     traceContext,
     ack: () => settle(() => message.ack()),

@@ -23,6 +23,14 @@ export class JetStreamEventContext extends BaseRpcContext<[DeliveryContext, stri
     return this.args[0].headers;
   }
 
+  /**
+   * When the JetStream server stored the message. Unlike a payload's `occurredAt`, no publisher
+   * chooses it, and a redelivery keeps it.
+   */
+  getStoredAt(): Date {
+    return this.args[0].storedAt;
+  }
+
   /** Extends the ack deadline; call it periodically during long work. */
   working(): void {
     this.args[0].working();

@@ -11,6 +11,7 @@ import { Autopilots1795989500000 } from '../schema/gateway/migrations/1795989500
 import { RuntimeModels1795989600000 } from '../schema/gateway/migrations/1795989600000-runtime-models.migration';
 import { ProcessedCommandSender1795989700000 } from '../schema/record/migrations/1795989700000-processed-command-sender.migration';
 import { Daemons1795989800000 } from '../schema/gateway/migrations/1795989800000-daemons.migration';
+import { AttemptLeaseToken1795989900000 } from '../schema/queue/migrations/1795989900000-attempt-lease-token.migration';
 
 /**
  * Every migration of the system, oldest first: one schema history, applied by one runner before
@@ -30,4 +31,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   RuntimeModels1795989600000,
   ProcessedCommandSender1795989700000,
   Daemons1795989800000,
+  AttemptLeaseToken1795989900000,
 ];

@@ -23,6 +23,7 @@ export function sampleClaimedTask(overrides: Partial<ClaimedTask> = {}): Claimed
     startBy: '2030-01-01T00:00:00.000Z',
     agent: sampleAgentSnapshot(),
     taskToken: 'stt_secret-task-token-value',
+    leaseToken: 'lease-token-of-attempt-1-secret',
     ...overrides,
   };
 }

@@ -119,6 +119,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     this.runAborts.add(runAbort);
     const run = runClaimedTask(task, runtime, {
       daemonId: this.config.DAEMON_ID,
+      workspaceId: this.config.DAEMON_WORKSPACE_ID,
       connection: this.connection,
       queue: this.queue,
       cancelNotices: this.notices,

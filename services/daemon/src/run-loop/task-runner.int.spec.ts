@@ -17,6 +17,8 @@ import { runClaimedTask, type TaskRunnerDependencies } from './task-runner';
 
 const logger = createJsonLogger({ service: 'task-runner-test', level: 'fatal' });
 const DAEMON_ID = 'daemon-task-runner-test';
+/** The daemon's enrolled workspace, the one `sampleClaimedTask` names. */
+const WORKSPACE_ID = 'workspace-1';
 /** Far beyond the test: a run left to the lease would time the test out. */
 const RENEW_EVERY_MS = 10 * 60_000;
 /** A CLI that is done at once. */
@@ -102,6 +104,7 @@ describe('task runner', () => {
 
   const dependencies = (backend: Backend): TaskRunnerDependencies => ({
     daemonId: DAEMON_ID,
+    workspaceId: WORKSPACE_ID,
     connection,
     queue: new QueueClient(connection, DAEMON_ID),
     cancelNotices,
@@ -154,12 +157,32 @@ describe('task runner', () => {
     expect(await timelineOf(task.taskId)).toEqual([{ type: 'error', code: 'run_follow_failed', message: expect.stringContaining('could not follow the run') }]);
   });
 
+  it('given a task of another workspace, when it is claimed, then it fails as internal and its CLI never starts', async () => {
+    const task = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000a00f', workspaceId: 'workspace-other' });
+    let executed = false;
+    const backend = scriptBackend({ script: DONE_SCRIPT });
+    await runClaimedTask(task, runtime, dependencies({ execute: (prompt, run) => ((executed = true), backend.execute(prompt, run)) }));
+
+    expect(executed).toBe(false);
+    expect(commands.map((entry) => entry.command)).toEqual(['task.fail']);
+    expect(commands[0]!.payload).toMatchObject({
+      taskId: task.taskId,
+      daemonId: DAEMON_ID,
+      reason: 'internal',
+      message: 'the daemon refused the task: it belongs to workspace workspace-other, and this daemon serves workspace workspace-1',
+      sessionId: null,
+    });
+    expect(await timelineOf(task.taskId)).toEqual([]);
+  });
+
   it('given a healthy run, when the task runs, then its messages reach the timeline and it completes', async () => {
     const task = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000a002' });
     await runClaimedTask(task, runtime, dependencies(scriptBackend({ script: DONE_SCRIPT })));
 
     expect(commands.map((entry) => entry.command)).toEqual(['task.start', 'task.complete']);
     expect(commands[1]!.payload).toMatchObject({ output: 'finished' });
+    // Each report proves the attempt with the lease token its claim gave.
+    expect(commands.map((entry) => entry.payload['leaseToken'])).toEqual([task.leaseToken, task.leaseToken]);
     expect(await timelineOf(task.taskId)).toEqual([{ type: 'text', text: '{"done":true}' }]);
   });
 

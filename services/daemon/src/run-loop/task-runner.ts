@@ -12,10 +12,13 @@ import { failureReasonOf } from './run-outcome.mapper';
 import { launchTargetOf } from './runtime-target';
 import { pinSession, retireSession } from './session-notices.publisher';
 import { createTaskMessageWriter, type TaskMessageWriter } from './task-message.writer';
+import { refuseTaskOfAnotherWorkspace } from './task-workspace.guard';
 import { taskMessageSanitizer } from './task-secrets';
 
 export interface TaskRunnerDependencies {
   readonly daemonId: string;
+  /** The workspace this daemon enrolled in: a task of any other is refused before its CLI starts. */
+  readonly workspaceId: string;
   readonly connection: MessagingConnection;
   readonly queue: QueueClient;
   /** The queue's cancel pushes (`notify.<daemonId>.cancel.<taskId>`), through the daemon's one subscription. */
@@ -75,6 +78,7 @@ interface PreparedRun {
  */
 export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime, dependencies: TaskRunnerDependencies): Promise<void> {
   const run = openTaskRun(task, runtime, dependencies);
+  if (await refuseTaskOfAnotherWorkspace({ task, workspaceId: dependencies.workspaceId, log: run.log, report: run.report })) return;
   const backend = dependencies.backendFor(runtime);
   if (!backend) {
     await run.report({ reason: 'exec_env_failed', message: `no adapter for ${runtime.identity.protocolFamily} yet`, sessionId: null, detail: null, durationMs: null });
@@ -86,6 +90,7 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     taskId: task.taskId,
     attempt: task.attempt,
     daemonId: dependencies.daemonId,
+    leaseToken: task.leaseToken,
     workDir: run.workDirectory,
     resumedSessionId: prepared.resumeSessionId ?? null,
   });
@@ -115,7 +120,7 @@ function openTaskRun(task: ClaimedTask, runtime: DetectedRuntime, dependencies: 
       }
       await timeline.write(message);
     },
-    report: (payload) => dependencies.queue.sendUntilAnswered('task.fail', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId, ...payload }),
+    report: (payload) => dependencies.queue.sendUntilAnswered('task.fail', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId, leaseToken: task.leaseToken, ...payload }),
   };
   return run;
 }
@@ -258,6 +263,7 @@ async function reportOutcome(run: TaskRun, result: AgentRunResult): Promise<void
       taskId: task.taskId,
       attempt: task.attempt,
       daemonId: dependencies.daemonId,
+      leaseToken: task.leaseToken,
       sessionId: result.sessionId ?? null,
       output: result.output,
       durationMs: Math.round(result.durationMs),
@@ -290,7 +296,7 @@ async function followSession(options: { run: TaskRun; session: AgentSession; can
     if (options.cancelAlreadyRequested) await session.cancel();
     renewal = setInterval(() => {
       void dependencies.queue
-        .send('task.renew', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId })
+        .send('task.renew', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId, leaseToken: task.leaseToken })
         .then(async (reply) => {
           // A cancel we missed, or the queue gave the attempt up (e.g. we were offline): stop now.
           if (!reply.ok || reply.result.cancelRequested) await session.cancel();

@@ -7,10 +7,11 @@ describe('task secrets', () => {
   const task = sampleClaimedTask({
     agent: sampleAgentSnapshot({ env: { INTERNAL_API_KEY: 'int-8f3a9c2e1b7d', DEBUG: '1', REGION: 'eu-west', SAME_KEY: 'int-8f3a9c2e1b7d' } }),
     taskToken: 'stt_0190f3a2-token-value',
+    leaseToken: 'lease-0190f3a2-value',
   });
 
-  it('are the agent env values and the task token, long enough to match safely, once each', () => {
-    expect(taskSecretsOf(task)).toEqual(['int-8f3a9c2e1b7d', 'stt_0190f3a2-token-value']);
+  it('are the agent env values and the task and lease tokens, long enough to match safely, once each', () => {
+    expect(taskSecretsOf(task)).toEqual(['int-8f3a9c2e1b7d', 'stt_0190f3a2-token-value', 'lease-0190f3a2-value']);
   });
 
   it('never reach the outbox: every message is redacted before it is enqueued', () => {

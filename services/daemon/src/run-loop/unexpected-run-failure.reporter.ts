@@ -11,7 +11,7 @@ const MAX_ERROR_CHARACTERS = 500;
  */
 export async function reportUnexpectedRunFailure(options: {
   readonly queue: Pick<QueueClient, 'sendUntilAnswered'>;
-  readonly task: Pick<ClaimedTask, 'taskId' | 'attempt'>;
+  readonly task: Pick<ClaimedTask, 'taskId' | 'attempt' | 'leaseToken'>;
   readonly daemonId: string;
   readonly error: unknown;
   /** Aborted at shutdown: the report is not retried past it. */
@@ -25,6 +25,7 @@ export async function reportUnexpectedRunFailure(options: {
       taskId: options.task.taskId,
       attempt: options.task.attempt,
       daemonId: options.daemonId,
+      leaseToken: options.task.leaseToken,
       reason: 'internal',
       message: `the daemon failed while running the task: ${cut}`,
       sessionId: null,

@@ -21,9 +21,9 @@ describe('reporting a run that threw', () => {
     const shutdown = new AbortController();
 
     // When it is reported
-    await reportUnexpectedRunFailure({ queue, task: { taskId: 'task-1', attempt: 2 }, daemonId: 'daemon-1', error: new TypeError('text.replace is not a function'), signal: shutdown.signal });
+    await reportUnexpectedRunFailure({ queue, task: { taskId: 'task-1', attempt: 2, leaseToken: 'lease-2' }, daemonId: 'daemon-1', error: new TypeError('text.replace is not a function'), signal: shutdown.signal });
 
-    // Then the queue hears task.fail for that attempt, with the reason and the error's text
+    // Then the queue hears task.fail for that attempt with its lease token, the reason and the error's text
     expect(sent).toEqual([
       {
         command: 'task.fail',
@@ -31,6 +31,7 @@ describe('reporting a run that threw', () => {
           taskId: 'task-1',
           attempt: 2,
           daemonId: 'daemon-1',
+          leaseToken: 'lease-2',
           reason: 'internal',
           message: 'the daemon failed while running the task: text.replace is not a function',
           sessionId: null,
@@ -44,7 +45,7 @@ describe('reporting a run that threw', () => {
 
   it('cuts a huge error text to a bounded message', async () => {
     const { queue, sent } = recordingQueue();
-    await reportUnexpectedRunFailure({ queue, task: { taskId: 'task-1', attempt: 1 }, daemonId: 'daemon-1', error: 'x'.repeat(10_000), signal: new AbortController().signal });
+    await reportUnexpectedRunFailure({ queue, task: { taskId: 'task-1', attempt: 1, leaseToken: 'lease-1' }, daemonId: 'daemon-1', error: 'x'.repeat(10_000), signal: new AbortController().signal });
 
     const message = (sent[0]?.payload as { message: string }).message;
     expect(message.length).toBeLessThan(600);

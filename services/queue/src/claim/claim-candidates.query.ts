@@ -18,6 +18,20 @@ export interface ActiveWork {
 export const agentIssueKey = (agentId: string, issueId: string): string => `${agentId}\u0000${issueId}`;
 
 /**
+ * Of the runtimes a claim names, those whose heartbeats last came from the claiming daemon
+ * (`runtime_presence`, written from heartbeat subjects, which name their daemon): a daemon claims
+ * only for runtimes it registered.
+ */
+export async function runtimesOfDaemon(manager: EntityManager, options: { readonly daemonId: string; readonly runtimeIds: readonly string[] }): Promise<string[]> {
+  const rows = await manager.query<Array<{ runtime_id: string }>>('select runtime_id from runtime_presence where daemon_id = $1 and runtime_id = any($2::text[])', [
+    options.daemonId,
+    options.runtimeIds,
+  ]);
+  const registered = new Set(rows.map((row) => row.runtime_id));
+  return options.runtimeIds.filter((runtimeId) => registered.has(runtimeId));
+}
+
+/**
  * Queued (and due deferred) tasks of the runtimes, highest priority first, FIFO within a priority. Rows another
  * claimer holds are skipped, so racing claimers (and queue replicas) get disjoint sets.
  */

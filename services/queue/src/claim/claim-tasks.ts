@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { ClaimedTask, TaskClaimPayload } from '@switchyard/contracts';
 import type { Task } from '../domain/task.state';
 import { applyTaskCommand, loadTasks, type CommandCause } from '../storage/task.repository';
+import { mintLeaseToken, recordLeaseToken } from '../storage/lease-token';
 import { deriveTaskToken, recordTaskToken } from '../storage/task-token';
 import { agentIssueKey, lockAgentsAndReadActiveWork, lockClaimCandidates, type ActiveWork, type ClaimCandidate } from './claim-candidates.query';
 
@@ -21,10 +22,11 @@ const CANDIDATE_HEADROOM = 4;
 const MAX_CANDIDATES = 256;
 
 /**
- * Hands a daemon up to `maxTasks` queued tasks of its runtimes, in the caller's transaction: rows locked
+ * Hands a daemon up to `maxTasks` queued tasks of its runtimes (the caller has kept only those the
+ * daemon registered), in the caller's transaction: rows locked
  * with SKIP LOCKED (one winner per task), agents locked in a global order, limits checked
  * (maxConcurrentTasks, one active task per agent+issue and per chat session), each claim decided
- * and appended with its projection.
+ * and appended with its projection, and each attempt given a fresh lease token.
  */
 export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTask[]> {
   const now = options.now.toISOString();
@@ -54,7 +56,9 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
     takeSlot(candidate, work);
     const taskToken = deriveTaskToken(options.taskTokens.secret, state.taskId, state.attempt);
     await recordTaskToken(manager, { taskId: state.taskId, attempt: state.attempt, token: taskToken, issuedAt: options.now, ttlMs: options.taskTokens.ttlMs });
-    claimed.push(toClaimedTask(state, { startBy, taskToken }));
+    const leaseToken = mintLeaseToken();
+    await recordLeaseToken(manager, { taskId: state.taskId, token: leaseToken });
+    claimed.push(toClaimedTask(state, { startBy, taskToken, leaseToken }));
   }
   return claimed;
 }
@@ -73,7 +77,7 @@ function takeSlot(candidate: ClaimCandidate, work: ActiveWork): void {
   if (candidate.chatSessionId !== null) work.busyChatSessions.add(candidate.chatSessionId);
 }
 
-function toClaimedTask(task: Task, claim: { readonly startBy: string; readonly taskToken: string }): ClaimedTask {
+function toClaimedTask(task: Task, claim: { readonly startBy: string; readonly taskToken: string; readonly leaseToken: string }): ClaimedTask {
   return {
     taskId: task.taskId,
     attempt: task.attempt,
@@ -86,5 +90,6 @@ function toClaimedTask(task: Task, claim: { readonly startBy: string; readonly t
     startBy: claim.startBy,
     agent: task.agent,
     taskToken: claim.taskToken,
+    leaseToken: claim.leaseToken,
   };
 }

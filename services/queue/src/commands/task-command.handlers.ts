@@ -8,6 +8,7 @@ import {
   type CommandReply,
   type CommandResultOf,
 } from '@switchyard/contracts';
+import type { JsonLogger } from '@switchyard/service-kit';
 import { claimTasks } from '../claim/claim-tasks';
 import { commandErrorCodeOf } from '../domain/task-refusal';
 import type { TaskCommand } from '../domain/task.commands';
@@ -18,6 +19,8 @@ import { applyThenRetry } from '../retry/enqueue-retry';
 import { findUnfinishedTasks } from './cancel-scope.query';
 import { releaseOrphans } from './release-orphans';
 import { recordAgentLimit } from '../claim/agent-limit.store';
+import { runtimesOfDaemon } from '../claim/claim-candidates.query';
+import { withLeaseChecked } from './report-lease';
 
 export interface CommandContext {
   readonly manager: EntityManager;
@@ -26,6 +29,7 @@ export interface CommandContext {
   readonly config: QueueConfig;
   /** Key of the task-scoped tokens (see `deriveTaskToken`). */
   readonly taskTokenSecret: string;
+  readonly logger: JsonLogger;
 }
 
 type Handler<TName extends CommandName> = (payload: CommandPayloadOf<TName>, context: CommandContext) => Promise<CommandReply<CommandResultOf<TName>>>;
@@ -64,41 +68,50 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
     );
   },
 
-  'task.claim': async (payload, context) =>
-    commandSuccess({
+  // Only runtimes the sender heartbeats: another daemon's ids in a claim are dropped, never claimed.
+  'task.claim': async (payload, context) => {
+    const runtimeIds = await runtimesOfDaemon(context.manager, payload);
+    const ignored = payload.runtimeIds.filter((runtimeId) => !runtimeIds.includes(runtimeId));
+    if (ignored.length > 0) {
+      context.logger.warn({ event: 'claim_runtimes_ignored', sender: payload.daemonId, runtimeIds: ignored }, 'claim names runtimes another daemon (or none) registered; ignored');
+    }
+    if (runtimeIds.length === 0) return commandSuccess({ tasks: [] });
+    return commandSuccess({
       tasks: await claimTasks({
         manager: context.manager,
-        payload,
+        payload: { ...payload, runtimeIds },
         cause: context.cause,
         now: context.now,
         startDeadlineMs: context.config.QUEUE_START_DEADLINE_MS,
         defaultMaxConcurrentTasks: context.config.QUEUE_DEFAULT_MAX_CONCURRENT_TASKS,
         taskTokens: { secret: context.taskTokenSecret, ttlMs: context.config.QUEUE_TASK_TOKEN_TTL_MS },
       }),
-    }),
+    });
+  },
 
-  'task.start': (payload, context) =>
+  'task.start': async (payload, context) =>
     decideAndReply(
       context,
-      { kind: 'start', ...payload, now: context.now.toISOString(), leaseExpiresAt: later(context.now, context.config.QUEUE_LEASE_MS) },
+      { kind: 'start', ...(await withLeaseChecked(context.manager, 'task.start', payload)), now: context.now.toISOString(), leaseExpiresAt: later(context.now, context.config.QUEUE_LEASE_MS) },
       (task) => ({ leaseExpiresAt: task.leaseExpiresAt ?? later(context.now, context.config.QUEUE_LEASE_MS), cancelRequested: task.cancelRequest !== null }),
     ),
 
-  'task.renew': (payload, context) =>
+  'task.renew': async (payload, context) =>
     decideAndReply(
       context,
-      { kind: 'renew', ...payload, now: context.now.toISOString(), leaseExpiresAt: later(context.now, context.config.QUEUE_LEASE_MS) },
+      { kind: 'renew', ...(await withLeaseChecked(context.manager, 'task.renew', payload)), now: context.now.toISOString(), leaseExpiresAt: later(context.now, context.config.QUEUE_LEASE_MS) },
       (task) => ({ leaseExpiresAt: task.leaseExpiresAt ?? context.now.toISOString(), cancelRequested: task.cancelRequest !== null }),
     ),
 
-  'task.complete': (payload, context) => decideAndReply(context, { kind: 'complete', ...payload, now: context.now.toISOString() }, stateResult),
+  'task.complete': async (payload, context) =>
+    decideAndReply(context, { kind: 'complete', ...(await withLeaseChecked(context.manager, 'task.complete', payload)), now: context.now.toISOString() }, stateResult),
 
   'task.fail': async (payload, context) => {
     const { decision, state, willRetry } = await applyThenRetry({
       manager: context.manager,
       cause: context.cause,
       now: context.now,
-      command: { kind: 'fail', ...payload, now: context.now.toISOString() },
+      command: { kind: 'fail', ...(await withLeaseChecked(context.manager, 'task.fail', payload)), now: context.now.toISOString() },
     });
     if (!decision.ok) return commandFailure(commandErrorCodeOf(decision.refusal.code), decision.refusal.message);
     return commandSuccess({ ...stateResult(state as Task), willRetry }, decision.alreadyApplied ? { alreadyApplied: true } : {});

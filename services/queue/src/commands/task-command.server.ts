@@ -23,6 +23,7 @@ import { runIdempotentCommand } from './run-idempotent-command';
 import { CancelNoticePublisher } from './cancel-notice.publisher';
 import { claimReplyStorage } from './claim-reply.storage';
 import { senderRefusal, withSenderAsDaemon } from './command-sender';
+import { LeaseRefusedError } from './report-lease';
 import { TASK_COMMAND_HANDLERS, type CommandContext } from './task-command.handlers';
 
 /** Commands that may put a task (back) into the queue: daemons of its runtime are nudged after them. */
@@ -39,7 +40,9 @@ export const QUEUE_COMMAND_GROUP = 'queue';
  * `cmd.<name>.<daemonId>`, service-sent ones on `cmd.<name>`; the messaging transport validates
  * each request against its command's schema before it gets here. A daemon-sent command acts for
  * its sender, the daemon its subject names: a payload naming another daemon is refused
- * `sender_mismatch` and changes nothing. Each runs idempotently by its request id in one
+ * `sender_mismatch` and changes nothing, and so is a start, renew, complete or fail for an attempt
+ * the sender does not hold or without that attempt's lease token (see `withLeaseChecked`); a
+ * claim takes only runtimes the sender registered. Each runs idempotently by its request id in one
  * transaction; after a commit the relay is woken, daemons are told there is work, and the daemon
  * of an attempt whose cancel committed is told to stop, so nobody waits for a poll.
  */
@@ -69,21 +72,29 @@ export class TaskCommandServer {
     const payload = withSenderAsDaemon(name, envelope.payload, sender) as CommandPayloadOf<TName>;
     // The request schema of this very command validated the payload before it got here.
     const handler = TASK_COMMAND_HANDLERS[name] as unknown as (payload: unknown, context: CommandContext) => Promise<CommandReply<unknown>>;
-    const reply = await runIdempotentCommand({
-      dataSource: this.dataSource,
-      requestId: envelope.requestId,
-      commandType: name,
-      sender: sender ?? null,
-      execute: (manager) =>
-        handler(payload, {
-          manager,
-          cause: { requestId: envelope.requestId, correlationId: envelope.correlationId },
-          now: new Date(),
-          config: this.config,
-          taskTokenSecret: this.taskTokenSecret,
-        }),
-      ...(name === 'task.claim' ? claimReplyStorage(this.taskTokenSecret) : {}),
-    });
+    let reply: CommandReply<unknown>;
+    try {
+      reply = await runIdempotentCommand({
+        dataSource: this.dataSource,
+        requestId: envelope.requestId,
+        commandType: name,
+        sender: sender ?? null,
+        execute: (manager) =>
+          handler(payload, {
+            manager,
+            cause: { requestId: envelope.requestId, correlationId: envelope.correlationId },
+            now: new Date(),
+            config: this.config,
+            taskTokenSecret: this.taskTokenSecret,
+            logger: this.logger,
+          }),
+        ...(name === 'task.claim' ? claimReplyStorage(this.taskTokenSecret) : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof LeaseRefusedError)) throw error;
+      this.logger.warn({ event: 'command_lease_mismatch', command: name, sender, requestId: envelope.requestId }, error.message);
+      return error.reply;
+    }
     if (reply.ok && !reply.alreadyApplied) {
       this.relay.wake();
       await this.nudger.nudge(await this.runtimesWithNewWork(name, payload, reply));

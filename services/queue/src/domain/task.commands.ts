@@ -13,6 +13,9 @@ import type {
 
 // The decider's commands: the wire payloads plus what keeps the decider pure. Time is an input
 // (`now`, ISO), and deadlines (`startBy`, `leaseExpiresAt`) are computed by the caller from config.
+// A report's lease token is checked before the decider (it needs the stored hash) and stops there.
+
+type Unleased<TPayload> = Omit<TPayload, 'leaseToken'>;
 
 interface CommandBase {
   taskId: string;
@@ -37,22 +40,22 @@ export interface ClaimTask extends CommandBase, Pick<TaskClaimPayload, 'daemonId
   startBy: string;
 }
 
-export interface StartTask extends CommandBase, TaskStartPayload {
+export interface StartTask extends CommandBase, Unleased<TaskStartPayload> {
   kind: 'start';
   leaseExpiresAt: string;
 }
 
 /** Heartbeat of a running attempt; the reply says whether a cancel is pending. */
-export interface RenewTaskLease extends CommandBase, TaskRenewPayload {
+export interface RenewTaskLease extends CommandBase, Unleased<TaskRenewPayload> {
   kind: 'renew';
   leaseExpiresAt: string;
 }
 
-export interface CompleteTask extends CommandBase, TaskCompletePayload {
+export interface CompleteTask extends CommandBase, Unleased<TaskCompletePayload> {
   kind: 'complete';
 }
 
-export interface FailTask extends CommandBase, TaskFailPayload {
+export interface FailTask extends CommandBase, Unleased<TaskFailPayload> {
   kind: 'fail';
 }
 

@@ -6,6 +6,7 @@ import { PermanentError, eventConsumer, zodCodec, type ConsumerDefinition, type 
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { QueueConfig } from '../queue.config';
+import { WorkAvailableNudger } from '../claim/work-available.nudger';
 import { QUEUE_CONFIG, QUEUE_LOGGER } from '../queue.injection-keys';
 
 export const RUNTIME_PRESENCE_CONSUMER: ConsumerDefinition = {
@@ -33,6 +34,7 @@ export class RuntimePresenceConsumer {
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(QUEUE_CONFIG) private readonly config: QueueConfig,
     @Inject(QUEUE_LOGGER) private readonly logger: JsonLogger,
+    private readonly nudger: WorkAvailableNudger,
   ) {}
 
   @EventPattern(
@@ -42,20 +44,30 @@ export class RuntimePresenceConsumer {
   async record(@Payload() heartbeat: EventOf<'runtime.heartbeat'>, @Ctx() context: JetStreamEventContext): Promise<void> {
     const daemonId = subjects.publisherOf(context.getSubject());
     if (heartbeat.payload.daemonId !== daemonId) throw new PermanentError(`heartbeat naming daemon ${heartbeat.payload.daemonId} published by ${daemonId}`);
-    const ageMs = Date.now() - Date.parse(heartbeat.occurredAt);
-    if (Number.isNaN(ageMs)) throw new PermanentError('heartbeat without a readable occurredAt');
+    // Judged by when the JetStream server stored it, not by the daemon's own clock.
+    const ageMs = Date.now() - context.getStoredAt().getTime();
     if (ageMs > this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS) return;
     const arrivedAt = new Date();
-    // The CTE reads the row as it was before this statement: the previous heartbeat's arrival.
-    const rows: Array<{ previous: Date | null }> = await this.dataSource.query(
-      `with before as (select last_heartbeat_at from runtime_presence where runtime_id = $1)
+    // The CTE reads the row as it was before this statement: the previous heartbeat's arrival. A
+    // runtime never changes daemon: a heartbeat for another daemon's runtime changes nothing.
+    const rows: Array<{ first: boolean; previous: Date | null }> = await this.dataSource.query(
+      `with before as (select last_heartbeat_at, offline_since from runtime_presence where runtime_id = $1)
        insert into runtime_presence (runtime_id, daemon_id, last_heartbeat_at, offline_since)
        values ($1, $2, $3, null)
-       on conflict (runtime_id) do update set daemon_id = excluded.daemon_id, last_heartbeat_at = excluded.last_heartbeat_at, offline_since = null
-       returning (select last_heartbeat_at from before) as previous`,
+       on conflict (runtime_id) do update set last_heartbeat_at = excluded.last_heartbeat_at, offline_since = null
+         where runtime_presence.daemon_id = excluded.daemon_id
+       returning (select last_heartbeat_at from before) as previous,
+                 coalesce((select offline_since is not null from before), true) as first`,
       [heartbeat.payload.runtimeId, daemonId, arrivedAt.toISOString()],
     );
-    this.logGap(heartbeat, rows[0]?.previous ?? null, arrivedAt);
+    const row = rows[0];
+    if (!row) {
+      this.logger.warn({ event: 'heartbeat_ignored', runtimeId: heartbeat.payload.runtimeId, daemonId }, `heartbeat of runtime ${heartbeat.payload.runtimeId} from daemon ${daemonId}, which does not hold it, ignored`);
+      return;
+    }
+    // Work queued while nobody was known to hold the runtime got no nudge: its holder hears now.
+    if (row.first) await this.nudger.nudge([heartbeat.payload.runtimeId]);
+    this.logGap(heartbeat, row.previous, arrivedAt);
   }
 
   private logGap(heartbeat: EventOf<'runtime.heartbeat'>, previous: Date | null, arrivedAt: Date): void {

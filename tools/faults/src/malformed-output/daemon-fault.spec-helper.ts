@@ -55,7 +55,8 @@ export async function startDaemonFaultStack(options: { readonly daemonId: string
   await writeFile(profilesFile, JSON.stringify(profiles));
   const daemon = await system.startDaemon({
     daemonId: options.daemonId,
-    env: { DAEMON_RUNTIME_PROFILES_FILE: profilesFile, DAEMON_PATH: [bin, process.env['PATH'] ?? ''].join(path.delimiter), ...options.daemonEnv },
+    // The workspace of the tasks enqueued here: a daemon refuses any other's.
+    env: { DAEMON_WORKSPACE_ID: 'workspace-faults', DAEMON_RUNTIME_PROFILES_FILE: profilesFile, DAEMON_PATH: [bin, process.env['PATH'] ?? ''].join(path.delimiter), ...options.daemonEnv },
   });
 
   const tasks = async (taskId: string): Promise<FaultTaskRow[]> => {

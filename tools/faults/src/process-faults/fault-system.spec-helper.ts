@@ -18,7 +18,8 @@ export const FAULT_QUEUE_ENV = {
   QUEUE_DEFAULT_MAX_ATTEMPTS: '3',
 } as const;
 export const FAULT_TRANSCRIPT_ENV = { TRANSCRIPT_ACK_WAIT_MS: '2000' } as const;
-export const FAULT_DAEMON_ENV = { DAEMON_HEARTBEAT_INTERVAL_MS: '500' } as const;
+/** The workspace is that of the tasks enqueued here: a daemon refuses any other's. */
+export const FAULT_DAEMON_ENV = { DAEMON_HEARTBEAT_INTERVAL_MS: '500', DAEMON_WORKSPACE_ID: 'workspace-faults' } as const;
 
 export interface FaultSystem {
   readonly system: SystemProcesses;

@@ -5,6 +5,7 @@ import { DaemonsRepository } from './daemons.repository';
 
 @Module({
   providers: [DaemonsRepository, BusRevocations, DaemonEnrollmentService],
-  exports: [DaemonEnrollmentService],
+  // DaemonsRepository for its readers: the runtime view checks a daemon's enrolled workspace.
+  exports: [DaemonEnrollmentService, DaemonsRepository],
 })
 export class DaemonsModule {}

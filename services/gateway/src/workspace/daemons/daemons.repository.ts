@@ -23,6 +23,11 @@ interface DaemonRow {
   revoked_at: Date | null;
 }
 
+export interface DaemonEnrollment {
+  readonly workspaceId: string;
+  readonly revoked: boolean;
+}
+
 const DAEMON_COLUMNS = 'id, workspace_id, name, user_public_key, enrolled_at, revoked_at';
 
 function viewOf(row: DaemonRow): DaemonView {
@@ -87,6 +92,15 @@ export class DaemonsRepository {
       [daemonId, workspaceId],
     );
     return row ? viewOf(row) : undefined;
+  }
+
+  /**
+   * The workspace a daemon enrolled into, and whether it was revoked; undefined for a daemon with
+   * no enrollment (one run with directly minted credentials).
+   */
+  async enrollmentOf(daemonId: string): Promise<DaemonEnrollment | undefined> {
+    const [row] = await this.dataSource.query<Array<{ workspace_id: string; revoked_at: Date | null }>>('select workspace_id, revoked_at from enrolled_daemon where id = $1', [daemonId]);
+    return row ? { workspaceId: row.workspace_id, revoked: row.revoked_at !== null } : undefined;
   }
 
   /** Every revoked daemon's user key with its revocation time (unix seconds), for the account JWT. */

@@ -2,6 +2,8 @@ import { PROTOCOL_FAMILIES, createEvent, subjects } from '@switchyard/contracts'
 import { publish } from '@switchyard/messaging';
 import { uniqueNamespace } from '@switchyard/testing';
 import { GatewayTestKit, pluck, waitUntil, type TestWorkspace } from '../../gateway-test.spec-helper';
+import type { RawQueryRunner } from '../database/returning-rows';
+import { projectRuntimeEvent, type RuntimeEvent } from './runtime-view.projection';
 
 const secondsAgo = (seconds: number): Date => new Date(Date.now() - seconds * 1_000);
 
@@ -77,11 +79,11 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
 
   it('records heartbeats, goes offline on runtime.offline, and comes back with a new registration', async () => {
     const runtime = await kit.registerRuntime(alpha.id);
-    const beat = new Date();
-    await kit.publishRuntimeEvent('runtime.heartbeat', { daemonId: runtime.daemonId, runtimeId: runtime.runtimeId, activeTaskIds: [], freeSlots: 20 }, beat);
-    await waitUntil(async () => (await lastHeartbeatOf(runtime.runtimeId)) === beat.toISOString(), 'the heartbeat is recorded');
+    await kit.publishRuntimeEvent('runtime.heartbeat', { daemonId: runtime.daemonId, runtimeId: runtime.runtimeId, activeTaskIds: [], freeSlots: 20 });
+    await waitUntil(async () => (await lastHeartbeatOf(runtime.runtimeId)) !== null, 'the heartbeat is recorded');
+    const beat = await lastHeartbeatOf(runtime.runtimeId);
 
-    await kit.publishRuntimeEvent('runtime.offline', { daemonId: runtime.daemonId, runtimeId: runtime.runtimeId, reason: 'daemon_shutdown', lastHeartbeatAt: beat.toISOString() });
+    await kit.publishRuntimeEvent('runtime.offline', { daemonId: runtime.daemonId, runtimeId: runtime.runtimeId, reason: 'daemon_shutdown', lastHeartbeatAt: beat });
     await waitUntil(async () => (await kit.as(alpha.token).get(`/api/runtimes/${runtime.runtimeId}`)).body.status === 'offline', 'the runtime is offline');
     expect((await kit.as(alpha.token).get(`/api/runtimes/${runtime.runtimeId}`)).body).toMatchObject({ offlineReason: 'daemon_shutdown', offlineSince: expect.any(String) });
     expect(pluck((await kit.as(alpha.token).get('/api/runtimes?status=offline')).body.runtimes, 'runtimeId')).toContain(runtime.runtimeId);
@@ -92,16 +94,32 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
     expect((await kit.as(alpha.token).get(`/api/runtimes/${runtime.runtimeId}`)).body).toMatchObject({ version: '2.2.0', offlineReason: null, offlineSince: null });
   });
 
+  it('stamps runtime events with the time the server stored them, never the payload’s occurredAt', async () => {
+    const publishedAfter = Date.now();
+    const runtime = await kit.registerRuntime(alpha.id, {}, new Date('2100-01-01T00:00:00.000Z'));
+    await kit.publishRuntimeEvent('runtime.heartbeat', { daemonId: runtime.daemonId, runtimeId: runtime.runtimeId, activeTaskIds: [], freeSlots: 20 }, secondsAgo(3_600));
+    await waitUntil(async () => (await lastHeartbeatOf(runtime.runtimeId)) !== null, 'the heartbeat is recorded');
+
+    const view = (await kit.as(alpha.token).get(`/api/runtimes/${runtime.runtimeId}`)).body as { registeredAt: string; lastHeartbeatAt: string; status: string };
+    // Both are the server's clock (this host's, give or take a little), and in publication order.
+    expect(Math.abs(Date.parse(view.registeredAt) - publishedAfter)).toBeLessThan(60_000);
+    expect(Date.parse(view.lastHeartbeatAt)).toBeGreaterThanOrEqual(Date.parse(view.registeredAt));
+    expect(view.status).toBe('online');
+  });
+
   it('never moves a runtime back in time: late registrations, heartbeats and notices are ignored', async () => {
-    const runtime = await kit.registerRuntime(alpha.id, {}, secondsAgo(10));
-    await kit.publishRuntimeEvent('runtime.offline', { daemonId: runtime.daemonId, runtimeId: runtime.runtimeId, reason: 'not_detected', lastHeartbeatAt: null }, secondsAgo(2));
-    await waitUntil(async () => (await kit.as(alpha.token).get(`/api/runtimes/${runtime.runtimeId}`)).body.status === 'offline', 'the runtime is offline');
+    // Stored times out of order, as redeliveries and concurrent handlers may apply them.
+    const runner: RawQueryRunner = { query: async <Row>(sql: string, parameters?: unknown[]) => (await kit.query(sql, parameters)) as Row };
+    const runtime = { ...(await kit.registerRuntime(alpha.id)), runtimeId: uniqueNamespace('runtime') };
+    const project = (event: RuntimeEvent, storedAt: Date) => projectRuntimeEvent(runner, { event, storedAt });
+    const heartbeat = (): RuntimeEvent => createEvent({ type: 'runtime.heartbeat', payload: { daemonId: runtime.daemonId, runtimeId: runtime.runtimeId, activeTaskIds: [], freeSlots: 1 } });
+    await project(createEvent({ type: 'runtime.registered', payload: runtime }), secondsAgo(10));
+    await project(createEvent({ type: 'runtime.offline', payload: { daemonId: runtime.daemonId, runtimeId: runtime.runtimeId, reason: 'not_detected', lastHeartbeatAt: null } }), secondsAgo(2));
 
     // Redelivered, from between the registration and the notice: a registration and a heartbeat.
-    await kit.publishRuntimeEvent('runtime.registered', { ...runtime, version: '0.0.1' }, secondsAgo(5));
+    await expect(project(createEvent({ type: 'runtime.registered', payload: { ...runtime, version: '0.0.1' } }), secondsAgo(5))).resolves.toEqual({ kind: 'stale' });
     const heartbeatAt = secondsAgo(4);
-    await kit.publishRuntimeEvent('runtime.heartbeat', { daemonId: runtime.daemonId, runtimeId: runtime.runtimeId, activeTaskIds: [], freeSlots: 1 }, heartbeatAt);
-    await kit.runtimeEventsProjected();
+    await expect(project(heartbeat(), heartbeatAt)).resolves.toEqual({ kind: 'applied' });
 
     // The heartbeat is a fact worth keeping, but it predates the notice: the runtime stays offline.
     expect((await kit.as(alpha.token).get(`/api/runtimes/${runtime.runtimeId}`)).body).toMatchObject({
@@ -112,9 +130,54 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
     });
 
     // And an even older heartbeat, redelivered last, does not replace it.
-    await kit.publishRuntimeEvent('runtime.heartbeat', { daemonId: runtime.daemonId, runtimeId: runtime.runtimeId, activeTaskIds: [], freeSlots: 1 }, secondsAgo(6));
-    await kit.runtimeEventsProjected();
+    await expect(project(heartbeat(), secondsAgo(6))).resolves.toEqual({ kind: 'stale' });
     expect((await kit.as(alpha.token).get(`/api/runtimes/${runtime.runtimeId}`)).body.lastHeartbeatAt).toBe(heartbeatAt.toISOString());
+  });
+
+  it('never moves or refreshes a runtime for another daemon, whatever occurredAt its forged events claim', async () => {
+    const runtime = await kit.registerRuntime(alpha.id);
+    const [before] = await kit.query('select * from runtime_view where runtime_id = $1', [runtime.runtimeId]);
+    const farFuture = new Date('2100-01-01T00:00:00.000Z');
+    // The intruder's own id is on the subject and in the payload, as NATS permissions force it to be.
+    const intruder = { ...runtime, daemonId: uniqueNamespace('daemon-intruder'), version: '6.6.6' };
+    await kit.publishRuntimeEvent('runtime.registered', { ...intruder, workspaceId: beta.id }, farFuture);
+    await kit.publishRuntimeEvent('runtime.registered', intruder, farFuture);
+    await kit.publishRuntimeEvent('runtime.heartbeat', { daemonId: intruder.daemonId, runtimeId: runtime.runtimeId, activeTaskIds: [], freeSlots: 0 }, farFuture);
+    await kit.publishRuntimeEvent('runtime.offline', { daemonId: intruder.daemonId, runtimeId: runtime.runtimeId, reason: 'daemon_shutdown', lastHeartbeatAt: null }, farFuture);
+    // Acked, not retried: the backlog drains.
+    await kit.runtimeEventsProjected();
+
+    expect(await kit.query('select * from runtime_view where runtime_id = $1', [runtime.runtimeId])).toEqual([before]);
+    expect(before).toMatchObject({ workspace_id: alpha.id, daemon_id: runtime.daemonId, version: runtime.version, status: 'online', last_heartbeat_at: null });
+    expect((await kit.as(beta.token).get(`/api/runtimes/${runtime.runtimeId}`)).status).toBe(404);
+  });
+
+  it('projects an enrolled daemon’s runtimes into its own workspace only, and nothing once it is revoked', async () => {
+    const daemonId = uniqueNamespace('daemon-enrolled');
+    await kit.query('insert into enrolled_daemon (id, workspace_id, name, user_public_key, curve_public_key) values ($1, $2, $3, $4, $5)', [
+      daemonId,
+      alpha.id,
+      'laptop',
+      uniqueNamespace('U'),
+      uniqueNamespace('X'),
+    ]);
+    const base = { ...(await kit.registerRuntime(alpha.id)), daemonId };
+    const intoBeta = { ...base, runtimeId: uniqueNamespace('runtime'), workspaceId: beta.id };
+    await kit.publishRuntimeEvent('runtime.registered', intoBeta);
+    await kit.runtimeEventsProjected();
+    expect(await kit.query('select runtime_id from runtime_view where runtime_id = $1', [intoBeta.runtimeId])).toEqual([]);
+    expect(pluck((await kit.as(beta.token).get('/api/runtimes')).body.runtimes, 'daemonId')).not.toContain(daemonId);
+
+    const own = await kit.registerRuntime(alpha.id, { daemonId });
+    expect((await kit.as(alpha.token).get(`/api/runtimes/${own.runtimeId}`)).body).toMatchObject({ daemonId, status: 'online' });
+
+    await kit.query('update enrolled_daemon set revoked_at = now() where id = $1', [daemonId]);
+    const afterRevocation = { ...own, runtimeId: uniqueNamespace('runtime') };
+    await kit.publishRuntimeEvent('runtime.registered', afterRevocation);
+    await kit.publishRuntimeEvent('runtime.heartbeat', { daemonId, runtimeId: own.runtimeId, activeTaskIds: [], freeSlots: 1 });
+    await kit.runtimeEventsProjected();
+    expect(await kit.query('select runtime_id from runtime_view where runtime_id = $1', [afterRevocation.runtimeId])).toEqual([]);
+    expect(await lastHeartbeatOf(own.runtimeId)).toBeNull();
   });
 
   it('takes the daemon from the subject: a registration naming another daemon is never projected', async () => {
