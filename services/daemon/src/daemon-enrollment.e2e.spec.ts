@@ -107,6 +107,8 @@ describe('daemon enrollment and revocation (real processes, own nats-server)', (
     expect(revoked.body.revokedAt).not.toBeNull();
     // NATS dropped it: its runtimes go silent and offline, and its credentials no longer connect.
     await waitFor(runtimes, (rows) => rows.filter((row) => row.runtimeId.startsWith(`${enrolled.id}-`)).every((row) => row.status === 'offline'), 'the revoked daemon’s runtimes offline');
+    // The daemon process ends by itself: NATS refuses its user for good.
+    await daemon.exited;
     await expect(
       connectMessaging({ url: nats.url, name: 'revoked-daemon-again', credentialsFile: path.join(system.home, 'identity', 'daemon.creds'), jetStreamAccess: 'publish', connectTimeoutMs: 2_000 }),
     ).rejects.toThrow(/authorization|revoked/i);

@@ -34,6 +34,11 @@ export interface ConnectMessagingOptions {
   readonly reconnectJitterMs?: number;
   /** Timeout of JetStream API calls and publish acks. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Called when the connection ended without `close()`: reconnects never give up, so this is the
+   * server refusing the user for good (revoked, or credentials it no longer trusts).
+   */
+  readonly onClosedByServer?: (error: Error) => void;
   /** The user's NATS `.creds` text (JWT and seed); `credentialsFile` reads it from a file. */
   readonly credentials?: string;
   readonly credentialsFile?: string;
@@ -87,7 +92,20 @@ export async function connectMessaging(options: ConnectMessagingOptions): Promis
   }
   logger.info({ server: nats.getServer(), name: options.name, namespace: namespace.value }, 'messaging connected');
 
-  const connection: MessagingConnection = { namespace, logger, close: () => drainConnection(nats) };
+  let closing = false;
+  void nats.closed().then((error) => {
+    if (closing || !error) return;
+    logger.error({ name: options.name, event: 'nats_connection_refused', error: describeCause(error) }, 'NATS closed the connection for good');
+    options.onClosedByServer?.(error);
+  });
+  const connection: MessagingConnection = {
+    namespace,
+    logger,
+    close: () => {
+      closing = true;
+      return drainConnection(nats);
+    },
+  };
   attachNatsClients(connection, { nats, jetstream: jetstream(nats, { timeout: requestTimeoutMs }), manager, publishOnly });
   return connection;
 }

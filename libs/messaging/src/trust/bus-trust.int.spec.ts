@@ -109,7 +109,17 @@ describe('the bus in operator mode', () => {
 
   it('disconnects a revoked user at once and refuses it afterwards', async () => {
     const { creds, userPublicKey } = await mintUserCredentials(authority, { identity: { kind: 'daemon', daemonId: 'd4' } });
-    const daemon = await connectMessaging({ url: server.url, name: 'to-revoke', credentials: creds, inboxPrefix: '_INBOX.d4', jetStreamAccess: 'publish', reconnectTimeWaitMs: 100, reconnectJitterMs: 0 });
+    const refused: Error[] = [];
+    const daemon = await connectMessaging({
+      url: server.url,
+      name: 'to-revoke',
+      credentials: creds,
+      inboxPrefix: '_INBOX.d4',
+      jetStreamAccess: 'publish',
+      reconnectTimeWaitMs: 100,
+      reconnectJitterMs: 0,
+      onClosedByServer: (error) => refused.push(error),
+    });
     opened.push(daemon);
     const statuses: string[] = [];
     const watching = (async () => {
@@ -120,6 +130,9 @@ describe('the bus in operator mode', () => {
     await pushAccountClaims(system, await appAccountJwt(accountIssuerOf(authority), { [userPublicKey]: Math.floor(Date.now() / 1000) + 1 }));
     await waitUntil(() => statuses.some((status) => /revoked/i.test(status)));
     await expect(connectMessaging({ url: server.url, name: 'revoked-again', credentials: creds, connectTimeoutMs: 2_000 })).rejects.toThrow(/authorization/i);
+    // The client gives up reconnecting once refused, and says so.
+    await waitUntil(() => refused.length === 1);
+    expect(refused[0]?.message).toMatch(/authorization|revoked/i);
     await daemon.close();
     await watching;
   });

@@ -57,6 +57,12 @@ export class PlatformModule {
       namespace: options.namespace,
       logger: options.logger.child({ component: 'messaging' }),
       inboxPrefix: inboxPrefixOf(options.identity),
+      // Refused for good (a revoked daemon): nothing this process does can work any more, so it
+      // ends with the reason instead of running on without a bus.
+      onClosedByServer: (error) => {
+        options.logger.fatal({ event: 'bus_access_lost', err: error }, `${options.service}: NATS refused this process's user (${error.message}); stopping`);
+        options.logger.flush(() => process.exit(1));
+      },
       ...(options.credentialsFile ? { credentialsFile: options.credentialsFile } : {}),
       ...(publishOnly ? { jetStreamAccess: 'publish' as const } : { streams: catalogStreamDefinitions() }),
       ...(options.eventConsumers ? { eventConsumers: options.eventConsumers } : {}),
