@@ -16,6 +16,8 @@ export * from './schema/sql-runner';
 export * from './schema/record/processed-command.store';
 export * from './schema/record/consumer-checkpoint.store';
 export * from './schema/record/aggregate-events.reader';
+export * from './schema/record/attempt-claims.reader';
 export * from './schema/queue/queued-task.reader';
+export * from './schema/queue/attempt-holders.reader';
 export * from './schema/transcript/timeline.reader';
 export * from './schema/transcript/task-usage.reader';

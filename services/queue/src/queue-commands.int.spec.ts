@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { SERVICE_PUBLISHERS, STREAM_CATALOG, subjects } from '@switchyard/contracts';
 import { requestReply } from '@switchyard/messaging';
 import { collectNotices, readStream } from '@switchyard/messaging/testing';
-import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
+import { startServiceForTest, uniqueNamespace, type ServiceUnderTest, sampleAgentSnapshot } from '@switchyard/testing';
 import { queueApp } from './queue.app';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
 
@@ -55,7 +55,8 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
   it('answers a claim retried with the same request id with the same task, and claims nothing more', async () => {
     // An issue task: the kind that continues a conversation, whose stored reply is never rewritten either.
     const source = { kind: 'issue', issueId: 'issue-retry', trigger: 'assignment', commentId: null } as const;
-    const { taskId: first } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: RUNTIME, agentId: 'agent-retry', source }));
+    const agent = { ...sampleAgentSnapshot(), env: { API_KEY: 'sk-stored-reply-secret' }, mcpConfig: { mcpServers: { docs: { command: 'docs-mcp', env: { DOCS_TOKEN: 'mcp-stored-reply-secret' } } } } };
+    const { taskId: first } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: RUNTIME, agentId: 'agent-retry', source, agent }));
     const { taskId: second } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: RUNTIME, agentId: 'agent-retry' }));
     const claim = { daemonId: DAEMON, runtimeIds: [RUNTIME], maxTasks: 1 };
     await client.heartbeat(RUNTIME, DAEMON);
@@ -78,8 +79,21 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     expect(await storedReply()).toEqual(storedFirst);
     expect(JSON.parse(storedFirst!.reply)).toEqual({
       ok: true,
-      result: { tasks: [{ ...original.result.tasks[0], taskToken: '[not stored]', leaseToken: expect.stringMatching(/^sealed:v1:[\w-]+$/) as unknown }] },
+      result: {
+        tasks: [
+          {
+            ...original.result.tasks[0],
+            taskToken: '[not stored]',
+            leaseToken: expect.stringMatching(/^sealed:v1:[\w-]+$/) as unknown,
+            // The agent's secrets are kept sealed only; the replay above gave them back whole.
+            agent: { ...original.result.tasks[0]!.agent, env: {}, mcpConfig: null },
+            sealedAgentSecrets: expect.stringMatching(/^sealed:v1:[\w-]+$/) as unknown,
+          },
+        ],
+      },
     });
+    expect(original.result.tasks[0]!.agent.env).toEqual({ API_KEY: 'sk-stored-reply-secret' });
+    for (const secret of ['sk-stored-reply-secret', 'mcp-stored-reply-secret']) expect(storedFirst?.reply).not.toContain(secret);
     // The lease token is random (not derivable), kept sealed in the stored reply and hashed with the
     // attempt; the replay above gave back the very token, and it works.
     const leaseToken = original.result.tasks[0]!.leaseToken;

@@ -2,26 +2,49 @@ import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
-import { createEvent, messageIds, subjects, type AgentMessage, type TaskMessageEvent } from '@switchyard/contracts';
+import { SERVICE_PUBLISHERS, createEvent, messageIds, subjects, type AgentMessage, type TaskMessageEvent } from '@switchyard/contracts';
 import { catalogStreamDefinitions, provisionStreams, publish, type MessagingConnection } from '@switchyard/messaging';
 import { deleteNamespaceStreams } from '@switchyard/messaging/testing';
-import { createDataSource, runMigrations } from '@switchyard/persistence';
+import { attemptKey, createDataSource, runMigrations } from '@switchyard/persistence';
 import { createJsonLogger, type JsonLogger } from '@switchyard/service-kit';
 import { createTestDatabase, uniqueNamespace, type TestDatabase, connectTestMessaging } from '@switchyard/testing';
 import type { DataSource } from 'typeorm';
 import { startTimelineProjector, type RunningTimelineProjector, type TimelineProjectorOptions } from './projector/timeline.projector';
 
-/** The daemon the test bed publishes timelines as. */
+/** The daemon the test bed publishes timelines as, and which holds the attempts it publishes for. */
 export const TIMELINE_TEST_DAEMON_ID = 'daemon-timeline-test';
 
-export type ProjectorTuning = Pick<TimelineProjectorOptions, 'batch' | 'consumer' | 'maxToolOutputChars' | 'statsIntervalMs'>;
+/**
+ * Makes `daemonId` the holder of a task's attempt, as the queue's claim writes it: a `task.claimed`
+ * event in the record for the attempt, and the task's `agent_task_queue` row naming its latest
+ * attempt and that attempt's daemon. The transcript's tests have no queue, so they seed its rows.
+ */
+export async function seedAttemptHolder(runner: { query(sql: string, parameters?: unknown[]): Promise<unknown> }, holder: { taskId: string; attempt: number; daemonId: string }): Promise<void> {
+  const { taskId, attempt, daemonId } = holder;
+  const claimed = createEvent({ type: 'task.claimed', payload: { taskId, attempt, daemonId, runtimeId: 'runtime-1', startBy: new Date(Date.now() + 60_000).toISOString() } });
+  await runner.query(
+    `insert into outbox_event (id, aggregate_id, version, type, subject, payload, occurred_at, published_at)
+     values ($1, $2, $3, 'task.claimed', $4, $5, now(), now()) on conflict (aggregate_id, version) do nothing`,
+    [claimed.eventId, taskId, attempt, subjects.forEvent(claimed, SERVICE_PUBLISHERS.queue), JSON.stringify(claimed)],
+  );
+  await runner.query(
+    `insert into agent_task_queue (task_id, workspace_id, agent_id, runtime_id, source_kind, priority, status, attempt, max_attempts, enqueued_at, daemon_id, version)
+     values ($1, 'default', 'agent-1', 'runtime-1', 'quick_create', 0, 'running', $2, $2, now(), $3, $2)
+     on conflict (task_id) do update set attempt = excluded.attempt, daemon_id = excluded.daemon_id, max_attempts = excluded.max_attempts
+       where agent_task_queue.attempt < excluded.attempt`,
+    [taskId, attempt, daemonId],
+  );
+}
 
-/** Short ack wait so that redelivery after a crash happens within a test. */
+export type ProjectorTuning = Pick<TimelineProjectorOptions, 'batch' | 'consumer' | 'maxToolOutputChars' | 'statsIntervalMs' | 'unheldRetry'>;
+
+/** Short ack wait so that redelivery after a crash happens within a test; short retries of unheld attempts. */
 export const TEST_PROJECTOR_TUNING: ProjectorTuning = {
   batch: { maxMessages: 100, maxBytes: 1024 * 1024, maxWaitMs: 20 },
   consumer: { ackWaitMs: 1_500, maxDeliver: 10, maxAckPending: 1_000 },
   maxToolOutputChars: 4_096,
   statsIntervalMs: 60_000,
+  unheldRetry: { initialDelayMs: 100, maximumDelayMs: 300 },
 };
 
 export type TaskMessageRecord = Record<string, unknown>;
@@ -44,6 +67,8 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false>, op
 export class TimelineTestBed {
   private readonly projectors = new Set<RunningTimelineProjector>();
   private readonly connections = new Set<MessagingConnection>();
+  /** Attempts already given a holder, by `attemptKey`. */
+  private readonly heldAttempts = new Set<string>();
 
   private constructor(
     readonly namespace: string,
@@ -83,22 +108,35 @@ export class TimelineTestBed {
     return connection;
   }
 
-  /** Publishes like the daemon: on `task.message.<taskId>.<daemonId>`, `Nats-Msg-Id` `<daemonId>:<taskId>:<seq>`. */
-  async publishMessage(taskId: string, seq: number, message: AgentMessage, options: { attempt?: number; messageId?: string } = {}): Promise<TaskMessageEvent> {
+  /**
+   * Publishes like the daemon: on `task.message.<taskId>.<daemonId>`, `Nats-Msg-Id`
+   * `<daemonId>:<taskId>:<seq>`, the test daemon holding the attempt (seeded the first time).
+   * With another `publisher`, a forgery: published as that daemon, and no holder seeded.
+   */
+  async publishMessage(taskId: string, seq: number, message: AgentMessage, options: { attempt?: number; messageId?: string; publisher?: string } = {}): Promise<TaskMessageEvent> {
     const envelope = createEvent({ type: 'task.message', payload: { taskId, seq, attempt: options.attempt ?? 1, message } });
-    await this.publishEnvelope(envelope, options.messageId);
+    await this.publishEnvelope(envelope, options);
     return envelope;
   }
 
-  async publishEnvelope(
-    envelope: TaskMessageEvent,
-    messageId = messageIds.taskMessage({ publisher: TIMELINE_TEST_DAEMON_ID, taskId: envelope.payload.taskId, seq: envelope.payload.seq }),
-  ): Promise<void> {
-    await publish(this.connection, { subject: subjects.forEvent(envelope, TIMELINE_TEST_DAEMON_ID), data: envelope, messageId });
+  async publishEnvelope(envelope: TaskMessageEvent, options: { messageId?: string; publisher?: string } = {}): Promise<void> {
+    const { messageId, publisher = TIMELINE_TEST_DAEMON_ID } = options;
+    const { taskId, seq, attempt } = envelope.payload;
+    if (publisher === TIMELINE_TEST_DAEMON_ID) await this.holdAttempt(taskId, attempt);
+    await publish(this.connection, { subject: subjects.forEvent(envelope, publisher), data: envelope, messageId: messageId ?? messageIds.taskMessage({ publisher, taskId, seq }) });
   }
 
-  /** Raw bytes on a task's timeline subject (malformed events). */
+  /** Makes `daemonId` (the test daemon by default) the holder of the attempt, once per attempt. */
+  async holdAttempt(taskId: string, attempt: number, daemonId = TIMELINE_TEST_DAEMON_ID): Promise<void> {
+    const key = attemptKey({ taskId, attempt });
+    if (this.heldAttempts.has(key)) return;
+    await seedAttemptHolder(this.dataSource, { taskId, attempt, daemonId });
+    this.heldAttempts.add(key);
+  }
+
+  /** Raw bytes on a task's timeline subject (malformed events), its first attempt held by the test daemon. */
   async publishRaw(taskId: string, data: Uint8Array, messageId: string): Promise<void> {
+    await this.holdAttempt(taskId, 1);
     await publish(this.connection, { subject: subjects.taskEvent({ type: 'task.message', taskId, publisher: TIMELINE_TEST_DAEMON_ID }), data, messageId });
   }
 

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { createEvent, messageIds, subjects } from '@switchyard/contracts';
 import { publish, type MessagingConnection } from '@switchyard/messaging';
 import { describeServiceBoot, startServiceForTest, uniqueNamespace, type ServiceUnderTest, connectTestMessaging } from '@switchyard/testing';
-import { TIMELINE_TEST_DAEMON_ID as DAEMON_ID, waitFor } from './timeline-test.spec-helper';
+import { TIMELINE_TEST_DAEMON_ID as DAEMON_ID, seedAttemptHolder, waitFor } from './timeline-test.spec-helper';
 import { transcriptApp } from './transcript.app';
 
 describeServiceBoot(transcriptApp, { database: true });
@@ -25,8 +25,9 @@ describe('transcript service', () => {
   });
 
   it('projects the task.message events daemons publish into the timeline, with its checkpoint', async () => {
-    // Given a daemon publishing a task's messages
+    // Given a daemon holding a task's attempt and publishing its messages
     const taskId = uniqueNamespace('task');
+    await seedAttemptHolder(database, { taskId, attempt: 1, daemonId: DAEMON_ID });
     for (const [seq, text] of ['one', 'two', 'three'].entries()) {
       const envelope = createEvent({ type: 'task.message', payload: { taskId, seq, attempt: 1, message: { type: 'text', text } } });
       await publish(connection, { subject: subjects.forEvent(envelope, DAEMON_ID), data: envelope, messageId: messageIds.taskMessage({ publisher: DAEMON_ID, taskId, seq }) });

@@ -2,9 +2,11 @@ import { DeliverPolicy, type ConsumerMessages, type JetStreamManager } from '@na
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { natsClients } from '../connection/nats-clients';
 
-/** A message read back from a stream: its stream sequence and payload. */
+/** A message read back from a stream: its stream sequence, logical subject and payload. */
 export interface StoredMessage {
   readonly seq: number;
+  /** Logical subject: its last token names the publisher of an event. */
+  readonly subject: string;
   json(): unknown;
 }
 
@@ -26,7 +28,7 @@ export async function openOrderedReplay(connection: MessagingConnection, options
   const consumed: ConsumerMessages = await consumer.consume();
   return {
     messages: (async function* () {
-      for await (const message of consumed) yield { seq: message.seq, json: () => message.json() };
+      for await (const message of consumed) yield { seq: message.seq, subject: connection.namespace.logicalSubject(message.subject), json: () => message.json() };
     })(),
     close: async () => {
       await consumed.close();
@@ -57,7 +59,7 @@ export async function* readStoredMessages(
       for await (const message of page) {
         received += 1;
         pending = message.info.pending;
-        yield { seq: message.seq, json: () => message.json() };
+        yield { seq: message.seq, subject: connection.namespace.logicalSubject(message.subject), json: () => message.json() };
       }
       if (received === 0 || pending === 0) return;
     }
@@ -76,5 +78,5 @@ export async function firstStoredMessage(connection: MessagingConnection, option
   const query = { seq: options.fromSequence, next_by_subj: connection.namespace.subject(options.subject) } as unknown as StreamMessageQuery;
   const stored = await natsClients(connection).manager.streams.getMessage(connection.namespace.stream(options.stream), query);
   if (!stored) return undefined;
-  return { seq: stored.seq, json: () => stored.json() };
+  return { seq: stored.seq, subject: connection.namespace.logicalSubject(stored.subject), json: () => stored.json() };
 }

@@ -14,6 +14,22 @@ describe('task secrets', () => {
     expect(taskSecretsOf(task)).toEqual(['int-8f3a9c2e1b7d', 'stt_0190f3a2-token-value', 'lease-0190f3a2-value']);
   });
 
+  it('include the env and header values of the agent’s MCP servers, however the config nests them', () => {
+    const withMcp = sampleClaimedTask({
+      agent: sampleAgentSnapshot({
+        mcpConfig: {
+          mcpServers: {
+            docs: { command: 'docs-mcp', args: ['--verbose-flag-value'], env: { DOCS_TOKEN: 'docs-0190f3a2-secret' } },
+            search: { url: 'https://search.example/mcp', headers: { Authorization: 'Bearer search-0190f3a2-secret' } },
+          },
+        },
+      }),
+      taskToken: 'stt_0190f3a2-token-value',
+      leaseToken: 'lease-0190f3a2-value',
+    });
+    expect(taskSecretsOf(withMcp)).toEqual(['docs-0190f3a2-secret', 'Bearer search-0190f3a2-secret', 'stt_0190f3a2-token-value', 'lease-0190f3a2-value']);
+  });
+
   it('never reach the outbox: every message is redacted before it is enqueued', () => {
     // Given the sanitizer the run loop uses for this task
     const sanitize = taskMessageSanitizer(task);

@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { openAtRest, sealAtRest } from './at-rest.cipher';
 
 /** Minted per claimed attempt: only its SHA-256 stays with the attempt (`agent_task_queue.lease_token_hash`). */
 export function mintLeaseToken(): string {
@@ -37,32 +38,14 @@ export function holdsLease(lease: AttemptLease, report: { readonly attempt: numb
   return stored.length === presented.length && timingSafeEqual(stored, presented);
 }
 
-const SEALED_PREFIX = 'sealed:v1:';
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-
-/** Its own key, derived from the queue's secret, so a sealed lease token is no task token's input. */
-function sealingKey(secret: string): Buffer {
-  return createHmac('sha256', secret).update('switchyard lease token at rest').digest();
-}
-
 /**
- * A lease token as a stored claim reply keeps it (AES-256-GCM): random, it cannot be derived again
- * like the task token, yet a replayed claim must give the daemon the tokens of the attempts it won.
- * Reading it back takes the queue's secret, as deriving a task token does, so the table alone gives
- * nothing away.
+ * A lease token as a stored claim reply keeps it: random, it cannot be derived again like the task
+ * token, yet a replayed claim must give the daemon the tokens of the attempts it won.
  */
 export function sealLeaseToken(secret: string, token: string): string {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(secret), iv);
-  const sealed = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
-  return SEALED_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
+  return sealAtRest(secret, 'lease token', token);
 }
 
 export function openLeaseToken(secret: string, sealed: string): string {
-  if (!sealed.startsWith(SEALED_PREFIX)) throw new Error('not a sealed lease token');
-  const bytes = Buffer.from(sealed.slice(SEALED_PREFIX.length), 'base64url');
-  const decipher = createDecipheriv('aes-256-gcm', sealingKey(secret), bytes.subarray(0, IV_BYTES));
-  decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+  return openAtRest(secret, 'lease token', sealed);
 }

@@ -4,7 +4,7 @@ import { closeConnectionAbruptly, consumerState, readStream } from '@switchyard/
 import { SECRET_SAMPLES } from '@switchyard/redaction';
 import { itOnPostgresServer, uniqueNamespace } from '@switchyard/testing';
 import { RebuildRefusedError, rebuildTimeline } from '../rebuild/timeline.rebuild';
-import { TEST_PROJECTOR_TUNING, TimelineTestBed, waitFor } from '../timeline-test.spec-helper';
+import { TEST_PROJECTOR_TUNING, TIMELINE_TEST_DAEMON_ID, TimelineTestBed, waitFor } from '../timeline-test.spec-helper';
 import { TIMELINE_CONSUMER_NAME } from './timeline-consumer.definition';
 import type { RunningTimelineProjector } from './timeline.projector';
 
@@ -65,10 +65,10 @@ describe('transcript projector (real NATS + Postgres)', () => {
     // Given an event, the same event under other message ids (past the JetStream dedupe), and a
     // re-created envelope for the same seq
     const first = await bed.publishMessage(taskId, 0, { type: 'text', text: 'original' });
-    await bed.publishEnvelope(first, 'republished-1');
-    await bed.publishEnvelope(first, 'republished-2');
+    await bed.publishEnvelope(first, { messageId: 'republished-1' });
+    await bed.publishEnvelope(first, { messageId: 'republished-2' });
     const recreated = createEvent({ type: 'task.message', payload: { taskId, seq: 0, attempt: 1, message: { type: 'text', text: 'recreated' } } });
-    await bed.publishEnvelope(recreated, 'recreated');
+    await bed.publishEnvelope(recreated, { messageId: 'recreated' });
     await bed.publishMessage(taskId, 1, { type: 'text', text: 'next' });
     // When the projector has caught up
     await bed.caughtUp(projector);
@@ -169,6 +169,70 @@ describe('transcript projector (real NATS + Postgres)', () => {
     expect(projector.stats.totals().deadLettered - before).toBe(1);
     const deadLetters = (await readStream(bed.connection, STREAM_CATALOG.DEAD_LETTERS.name)).filter((entry) => entry.headers[HEADERS.deadLetterSubject]?.includes(`.${taskId}.`));
     expect(deadLetters.map((entry) => entry.headers[HEADERS.deadLetterReason])).toEqual([expect.stringMatching(/^permanent_error: .*out of range/)]);
+  });
+
+  it('stores a message only from the daemon holding its attempt: a forgery is dead-lettered and does not take the holder’s seq', async () => {
+    const taskId = uniqueNamespace('task');
+    const before = projector.stats.totals().deadLettered;
+    // Given the test daemon holding attempt 1, and its first message stored
+    await bed.publishMessage(taskId, 0, { type: 'text', text: 'holder 0' });
+    await bed.caughtUp(projector);
+    // When another enrolled daemon publishes, as itself, the seq the holder uses next, ahead of it
+    await bed.publishMessage(taskId, 1, { type: 'text', text: 'forged' }, { publisher: 'daemon-forger' });
+    await bed.publishMessage(taskId, 1, { type: 'text', text: 'holder 1' });
+    await bed.publishMessage(taskId, 2, { type: 'text', text: 'holder 2' });
+    await bed.caughtUp(projector);
+    // Then the holder's messages are the timeline, its seq 1 included
+    expect((await bed.rows(taskId)).map((row) => [row['seq'], row['content']])).toEqual([
+      [0, 'holder 0'],
+      [1, 'holder 1'],
+      [2, 'holder 2'],
+    ]);
+    // And the forgery is a dead letter whose reason names the publisher and the holder
+    const deadLetters = (await readStream(bed.connection, STREAM_CATALOG.DEAD_LETTERS.name)).filter((entry) => entry.headers[HEADERS.deadLetterSubject]?.includes(`.${taskId}.`));
+    expect(deadLetters.map((entry) => [entry.headers[HEADERS.deadLetterSubject], entry.headers[HEADERS.deadLetterReason]])).toEqual([
+      [`task.message.${taskId}.daemon-forger`, `permanent_error: Error: published by daemon-forger, but attempt 1 of task ${taskId} is held by ${TIMELINE_TEST_DAEMON_ID}`],
+    ]);
+    expect(projector.stats.totals().deadLettered - before).toBe(1);
+  });
+
+  it('checks an earlier attempt against its claim, and the current one against the queue row', async () => {
+    const taskId = uniqueNamespace('task');
+    // Given attempt 1 claimed by the test daemon, attempt 2 (the current one) by another daemon
+    await bed.holdAttempt(taskId, 1);
+    await bed.holdAttempt(taskId, 2, 'daemon-second');
+    // When each publishes for its own attempt, and each for the other's
+    await bed.publishMessage(taskId, 0, { type: 'text', text: 'first attempt' }, { attempt: 1 });
+    await bed.publishMessage(taskId, 1, { type: 'text', text: 'forged into attempt 1' }, { attempt: 1, publisher: 'daemon-second' });
+    await bed.publishMessage(taskId, 2, { type: 'text', text: 'forged into attempt 2' }, { attempt: 2 });
+    await bed.publishMessage(taskId, 3, { type: 'text', text: 'second attempt' }, { attempt: 2, publisher: 'daemon-second' });
+    await bed.caughtUp(projector);
+    // Then only the holders' messages are stored
+    expect((await bed.rows(taskId)).map((row) => [row['seq'], row['attempt'], row['content']])).toEqual([
+      [0, 1, 'first attempt'],
+      [3, 2, 'second attempt'],
+    ]);
+  });
+
+  it('retries a message whose attempt has no holder yet, stores it once the claim is there, and dead-letters one that never gets a holder', async () => {
+    const claimedLate = uniqueNamespace('task');
+    const neverClaimed = uniqueNamespace('task');
+    const before = projector.stats.totals().deadLettered;
+    // Given messages of attempts nobody holds yet
+    await bed.publishMessage(claimedLate, 0, { type: 'text', text: 'before the claim' }, { publisher: 'daemon-late' });
+    await bed.publishMessage(neverClaimed, 0, { type: 'text', text: 'never claimed' }, { publisher: 'daemon-late' });
+    await waitFor(async () => (await consumerState(bed.connection, { stream: STREAM_CATALOG.TASK_EVENTS.name, name: TIMELINE_CONSUMER_NAME })).redelivered > 0, { description: 'a retry' });
+    // When one attempt's claim commits
+    await bed.holdAttempt(claimedLate, 1, 'daemon-late');
+    await bed.caughtUp(projector);
+    // Then its message is stored, and the other is dead-lettered after the consumer's last delivery
+    expect((await bed.rows(claimedLate)).map((row) => row['content'])).toEqual(['before the claim']);
+    expect(await bed.rows(neverClaimed)).toEqual([]);
+    const deadLetters = (await readStream(bed.connection, STREAM_CATALOG.DEAD_LETTERS.name)).filter((entry) => entry.headers[HEADERS.deadLetterSubject]?.includes(`.${neverClaimed}.`));
+    expect(deadLetters.map((entry) => [entry.headers[HEADERS.deadLetterReason], entry.headers[HEADERS.deadLetterDeliveries]])).toEqual([
+      [`max_deliver_exceeded: Error: attempt 1 of task ${neverClaimed} has no holder yet; published by daemon-late`, String(TEST_PROJECTOR_TUNING.consumer.maxDeliver)],
+    ]);
+    expect(projector.stats.totals().deadLettered - before).toBe(1);
   });
 
   it('never lets a secret, a NUL byte or invalid UTF-8 reach the table', async () => {

@@ -10,19 +10,29 @@ import {
   type BatchLimits,
   type ConsumerDefinition,
   type DeadLetterReason,
+  type ExponentialBackoffOptions,
   type MessagingConnection,
   type PulledMessage,
   type RunningBatchPull,
 } from '@switchyard/messaging';
-import { readConsumerCheckpoint } from '@switchyard/persistence';
+import { readConsumerCheckpoint, type AttemptHolders } from '@switchyard/persistence';
 import { createMessageSanitizer, decodeUtf8Lossy } from '@switchyard/redaction';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DataSource } from 'typeorm';
+import { AttemptHolderCache } from './attempt-holder.cache';
 import { holdProjectorLock, type HeldLock } from './projector.lock';
 import { ProjectorStats, startStatsLog } from './projector-stats';
 import { writeTimelineBatch } from './timeline-batch.writer';
 import { TIMELINE_CONSUMER_NAME, ensureTimelineConsumer, timelineConsumerDefinition, type TimelineConsumerSettings } from './timeline-consumer.definition';
+import { checkPublisher } from './timeline-publisher.check';
 import { mapTimelineBatch, type TimelineBatch } from './timeline-row.mapper';
+
+/** Attempts whose holder is remembered; one entry is a few dozen bytes. */
+const DEFAULT_HOLDER_CACHE_SIZE = 10_000;
+/** Redelivery of a message whose attempt has no holder yet, until the consumer's last delivery. */
+const DEFAULT_UNHELD_RETRY: UnheldRetry = { initialDelayMs: 1_000, maximumDelayMs: 30_000 };
+
+export type UnheldRetry = Pick<ExponentialBackoffOptions, 'initialDelayMs' | 'maximumDelayMs'>;
 
 export interface TimelineProjectorOptions {
   readonly connection: MessagingConnection;
@@ -34,6 +44,10 @@ export interface TimelineProjectorOptions {
   readonly statsIntervalMs: number;
   /** Hold the shared projector lock (default). A rebuild, which holds it exclusively, says false. */
   readonly holdLock?: boolean;
+  /** Attempts whose holder is remembered (LRU). */
+  readonly holderCacheSize?: number;
+  /** Redelivery delays of a message whose attempt has no holder yet. */
+  readonly unheldRetry?: UnheldRetry;
 }
 
 export interface RunningTimelineProjector {
@@ -54,6 +68,8 @@ interface Projector {
   readonly checkpointName: string;
   readonly sanitize: ReturnType<typeof createMessageSanitizer>;
   readonly stats: ProjectorStats;
+  readonly holders: AttemptHolderCache;
+  readonly unheldRetry: UnheldRetry;
 }
 
 interface AcceptedMessage {
@@ -67,9 +83,10 @@ class UnwritableBatchError extends Error {}
 /**
  * The transcript projector: `task.message` events into `task_message` / `task_usage` in batches,
  * each batch and the checkpoint in one transaction, acked only after the commit. Redelivery and
- * duplicates are absorbed by `on conflict do nothing`; a malformed event goes to the dead-letter
- * subject and the stream moves on; a database outage pauses the projector (the batch is retried
- * in place, its ack deadline extended) instead of burning deliveries.
+ * duplicates are absorbed by `on conflict do nothing`; a malformed event, or one not published by
+ * the daemon holding its attempt, goes to the dead-letter subject and the stream moves on; a
+ * database outage pauses the projector (the batch is retried in place, its ack deadline extended)
+ * instead of burning deliveries.
  */
 export async function startTimelineProjector(options: TimelineProjectorOptions): Promise<RunningTimelineProjector> {
   const projector = projectorOf(options);
@@ -115,6 +132,8 @@ function projectorOf(options: TimelineProjectorOptions): Projector {
     checkpointName: options.connection.namespace.consumer(TIMELINE_CONSUMER_NAME),
     sanitize: createMessageSanitizer({ maxToolOutputChars: options.maxToolOutputChars }),
     stats: new ProjectorStats(),
+    holders: new AttemptHolderCache(options.holderCacheSize ?? DEFAULT_HOLDER_CACHE_SIZE),
+    unheldRetry: options.unheldRetry ?? DEFAULT_UNHELD_RETRY,
   };
 }
 
@@ -138,7 +157,8 @@ function batchHandler(projector: Projector): (messages: readonly PulledMessage[]
     let endTurn: () => void = () => undefined;
     writeTurn = new Promise((resolve) => (endTurn = resolve));
     try {
-      const accepted = await acceptMessages(projector, messages);
+      const accepted = await acceptMessages(projector, messages, signal);
+      if (accepted === 'stopped') return;
       const batch = mapped(projector, accepted);
       const highest = Math.max(0, ...messages.map((message) => message.streamSequence));
       await previousTurn;
@@ -159,15 +179,55 @@ function batchHandler(projector: Projector): (messages: readonly PulledMessage[]
   };
 }
 
-/** The batch's valid timeline events; every other message is dead-lettered. */
-async function acceptMessages(projector: Projector, messages: readonly PulledMessage[]): Promise<AcceptedMessage[]> {
-  const accepted: AcceptedMessage[] = [];
+/**
+ * The batch's valid timeline events published by the holder of their attempt. A malformed event,
+ * or one published by anyone else, is dead-lettered (and takes no seq); one whose attempt has no
+ * holder yet is handed back, and dead-lettered on the consumer's last delivery.
+ */
+async function acceptMessages(projector: Projector, messages: readonly PulledMessage[], signal: AbortSignal): Promise<AcceptedMessage[] | 'stopped'> {
+  const decoded: AcceptedMessage[] = [];
   for (const message of messages) {
-    const decoded = decodeTimelineEvent(message.data);
-    if (decoded.ok) accepted.push({ message, event: decoded.event });
-    else await deadLetter({ projector, message, reason: decoded.reason, error: decoded.error });
+    const result = decodeTimelineEvent(message.data);
+    if (result.ok) decoded.push({ message, event: result.event });
+    else await deadLetter({ projector, message, reason: result.reason, error: result.error });
+  }
+  const holders = await readHoldersRetrying({ projector, entries: decoded, signal });
+  if (holders === 'stopped') {
+    for (const entry of decoded) entry.message.nak();
+    return 'stopped';
+  }
+  const accepted: AcceptedMessage[] = [];
+  for (const entry of decoded) {
+    const check = checkPublisher({ subject: entry.message.subject, payload: entry.event.payload, holders });
+    if (check.verdict === 'held') accepted.push(entry);
+    else if (check.verdict === 'forged') await deadLetter({ projector, message: entry.message, reason: DEAD_LETTER_REASONS.permanentError, error: check.error });
+    else if (entry.message.deliveryCount >= projector.definition.maxDeliver) {
+      await deadLetter({ projector, message: entry.message, reason: DEAD_LETTER_REASONS.maxDeliverExceeded, error: check.error });
+    } else {
+      const delay = exponentialBackoffDelay(entry.message.deliveryCount, projector.unheldRetry);
+      projector.logger.warn({ event: 'timeline_message_unheld', streamSeq: entry.message.streamSequence, delay, error: check.error.message }, 'timeline message of an attempt with no holder yet; retrying');
+      entry.message.nak(delay);
+    }
   }
   return accepted;
+}
+
+/** The holders of the entries' attempts, retrying in place while the database is unavailable. */
+async function readHoldersRetrying(options: { readonly projector: Projector; readonly entries: readonly AcceptedMessage[]; readonly signal: AbortSignal }): Promise<AttemptHolders | 'stopped'> {
+  const { projector, entries, signal } = options;
+  const pairs = entries.map((entry) => entry.event.payload);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await projector.holders.holdersOf(projector.dataSource, pairs);
+    } catch (error) {
+      if (!isTransientDatabaseError(error)) throw error;
+      if (signal.aborted) return 'stopped';
+      const delay = exponentialBackoffDelay(attempt, { initialDelayMs: 200, maximumDelayMs: 10_000 });
+      projector.logger.warn({ event: 'timeline_holder_read_retry', attempt, delay, error: describeCause(error) }, 'database unavailable; retrying the holder lookup');
+      for (const entry of entries) entry.message.working();
+      await sleep(delay, signal);
+    }
+  }
 }
 
 function mapped(projector: Projector, accepted: readonly AcceptedMessage[]): TimelineBatch {
@@ -249,7 +309,7 @@ async function deadLetter(options: { readonly projector: Projector; readonly mes
     });
     message.term();
     projector.stats.recordDeadLetter();
-    projector.logger.warn({ event: 'timeline_message_dead_lettered', streamSeq: message.streamSequence, reason, error: describeCause(error) }, 'malformed timeline event dead-lettered');
+    projector.logger.warn({ event: 'timeline_message_dead_lettered', streamSeq: message.streamSequence, reason, error: describeCause(error) }, 'timeline event dead-lettered');
   } catch (publishError) {
     // Without a copy in the dead-letter stream the message must stay: hand it back for later.
     projector.logger.error({ streamSeq: message.streamSequence, reason, error: describeCause(publishError) }, 'dead-lettering failed; message handed back');

@@ -9,8 +9,13 @@ const TOKEN = 'sy_live-resume-token-live-resume-token-01';
 const SEED = 20_260_114;
 
 describe('gateway live WebSocket: resume with every frame kind (real NATS + Postgres)', () => {
-  const bed = useLiveGateway({ token: TOKEN, taskPrefix: 'task-resume' });
-  const newTask = () => bed.newTask();
+  const bed = useLiveGateway({ token: TOKEN, taskPrefix: 'task-resume', daemonId: 'daemon-live-resume' });
+  /** A task whose two attempts (the scripted run loses a lease half way) the publishing daemon holds. */
+  const newTask = async (): Promise<string> => {
+    const taskId = await bed.newTask();
+    await bed.holdAttempt({ taskId, attempt: 2 });
+    return taskId;
+  };
 
   /** What the projector writes for a message that is a timeline row; nothing for the others. */
   async function projectIntoView(event: SwitchyardEvent): Promise<void> {

@@ -38,7 +38,8 @@ interface HeldChange {
  * - a lifecycle event becomes a `task` frame placed where the stream has it: after the messages
  *   before it, before those after it. One that came before the client's `afterSeq` is not sent
  *   again; one right after it may be (the client cannot tell us it saw it).
- * Fills a tool result's missing tool name. Pure.
+ * Fills a tool result's missing tool name. Pure. It trusts the messages it is handed: the feed
+ * gives it only those published by their attempt's holder, so a forgery never takes a seq here.
  */
 export class TaskFeedSequencer {
   private lastSeq: number;

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { STREAM_CATALOG, subjects, type AgentMessage } from '@switchyard/contracts';
 import { openOrderedReplay, type MessagingConnection, type OrderedReplay } from '@switchyard/messaging';
+import { AttemptHolderCheck } from './attempt-holder.check';
 import type { ServerFrame } from './live.frames';
 import { TaskFeedSequencer } from './task-feed.sequencer';
 import { eventOf, firstStreamedMessageSeq } from './task-stream.reader';
@@ -25,19 +26,23 @@ export interface TaskFeedOptions {
  * events, in the order they happened), so live messages never wait for the projector or the
  * database. Only the rows the stream no longer holds, below its first message of the task, come
  * from the `task_message` view, sent before the stream is read. The sequencer drops what the
- * client already has. The consumer is ephemeral: nothing to clean up server-side if the gateway
- * dies.
+ * client already has. A message not published by the daemon holding its attempt is skipped before
+ * the sequencer sees it, so it takes no seq (the projector dead-letters it). The consumer is
+ * ephemeral: nothing to clean up server-side if the gateway dies.
  */
 export class TaskFeed {
   private replay: OrderedReplay | undefined;
   private stopped = false;
   private gapTimer: NodeJS.Timeout | undefined;
+  private readonly holders: AttemptHolderCheck;
 
-  constructor(private readonly options: TaskFeedOptions) {}
+  constructor(private readonly options: TaskFeedOptions) {
+    this.holders = new AttemptHolderCheck({ taskId: options.taskId, dataSource: options.dataSource });
+  }
 
   async start(): Promise<void> {
     const { connection, dataSource, taskId, afterSeq, sanitize } = this.options;
-    const firstStreamedSeq = await firstStreamedMessageSeq(connection, taskId);
+    const firstStreamedSeq = await firstStreamedMessageSeq({ connection, taskId, isShown: (subject, event) => this.holders.isFromHolder(subject, event) });
     const sequencer = new TaskFeedSequencer({ taskId, afterSeq, firstStreamedSeq, sanitize });
     const viewRange = sequencer.viewRange;
     if (viewRange) {
@@ -66,8 +71,11 @@ export class TaskFeed {
     try {
       for await (const message of replay.messages) {
         const event = eventOf(() => message.json());
-        // A malformed event is the projector's to dead-letter; the feed skips it.
+        // A malformed event, or a message its attempt's holder did not publish, is the projector's
+        // to dead-letter; the feed skips it.
         if (!event) continue;
+        if (event.type === 'task.message' && !(await this.holders.isFromHolder(message.subject, event))) continue;
+        if (this.stopped) return;
         this.sendAll(sequencer.streamed(event));
         this.watchGap(sequencer);
       }
