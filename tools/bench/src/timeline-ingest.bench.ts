@@ -49,6 +49,7 @@ export async function measureTimelineIngest(options: {
     const countRows = async (prefix: string): Promise<number> =>
       Number((await database.query<{ count: string }>('select count(*) from task_message where task_id like $1', [`${prefix}%`])).rows[0]!.count);
     const runTasks = async (prefix: string, perTask: number): Promise<void> => {
+      await holdAttempts(database, Array.from({ length: options.tasks }, (_, task) => `${prefix}${task}`));
       await Promise.all(
         Array.from({ length: options.tasks }, async (_, task) => {
           const taskId = `${prefix}${task}`;
@@ -83,6 +84,20 @@ export async function measureTimelineIngest(options: {
 }
 
 /** JetStream alone: every event published asynchronously (a window in flight) and consumed with acks. */
+/**
+ * The projector stores a message only from the daemon holding its attempt: the bench's tasks get
+ * that holder the way a claim would record it (a finished attempt 1 of the bench daemon, so the
+ * queue's sweeper has nothing to do with them). Outside the clock.
+ */
+async function holdAttempts(database: Client, taskIds: readonly string[]): Promise<void> {
+  await database.query(
+    `insert into agent_task_queue (task_id, workspace_id, agent_id, runtime_id, source_kind, priority, status, attempt, max_attempts, enqueued_at, daemon_id, version)
+     select id, 'default', 'bench-agent', 'bench-runtime', 'quick_create', 0, 'completed', 1, 1, now(), $2, 1 from unnest($1::text[]) as id
+     on conflict (task_id) do nothing`,
+    [taskIds, BENCH_DAEMON_ID],
+  );
+}
+
 async function measureRawJetStream(connection: MessagingConnection, events: number, sanitize: (message: AgentMessage) => AgentMessage): Promise<number> {
   const stream = 'BENCH_RAW_TIMELINE';
   await provisionStreams(connection, [{ name: stream, subjects: ['bench.raw.>'], storage: 'file', maxBytes: 256 * 1024 * 1024 }]);

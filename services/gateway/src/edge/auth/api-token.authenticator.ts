@@ -67,7 +67,10 @@ export class ApiTokenAuthenticator {
       attempt.forgive();
       throw error;
     }
-    if (value === undefined) return { outcome: 'refused' };
+    if (value === undefined) {
+      attempt.failed();
+      return { outcome: 'refused' };
+    }
     attempt.forgive();
     return { outcome: 'accepted', value };
   }

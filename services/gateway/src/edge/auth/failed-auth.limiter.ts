@@ -2,7 +2,9 @@
 export type AuthAttempt =
   | {
       readonly admitted: true;
-      /** The attempt was no failure (it succeeded, or could not be checked): it no longer counts. Not calling it counts it as one. */
+      /** The secret was wrong: one failure of the client, from now. */
+      failed(): void;
+      /** The attempt was no failure (it succeeded, or could not be checked). */
       forgive(): void;
     }
   | { readonly admitted: false; readonly retryAfterSeconds: number };
@@ -20,13 +22,17 @@ export interface FailedAuthLimiterOptions {
  * A sliding-window count of failed authentications per client (an address): past `maxFailures`
  * within `windowMs`, attempts are refused until the oldest failure leaves the window, whatever
  * token they bring, so guessing costs time and the database sees at most `maxFailures` guesses
- * per window. An attempt counts as a failure from the moment it is admitted, so a burst of
- * concurrent guesses is held to the limit too. Memory stays bounded: at most `maxFailures` times
- * per client, `maxClients` clients, expired ones dropped as new failures arrive.
+ * per window. A client with no recent failure is never held back, however many requests it has
+ * in flight (a burst of valid requests is no attack); once it has failed, its attempts still in
+ * flight count toward the limit too, so a burst of concurrent guesses after the first failures is
+ * held to it. Memory stays bounded: at most `maxFailures` times per client, `maxClients` clients,
+ * expired ones dropped as new failures arrive.
  */
 export class FailedAuthLimiter {
   /** Failure times per client, oldest first; the map in least-recently-failed order. */
   private readonly failures = new Map<string, number[]>();
+  /** Attempts admitted and not yet settled, per client (only clients with some in flight). */
+  private readonly inFlight = new Map<string, number>();
   private readonly now: () => number;
 
   constructor(private readonly options: FailedAuthLimiterOptions) {
@@ -39,12 +45,30 @@ export class FailedAuthLimiter {
   admit(client: string): AuthAttempt {
     const now = this.now();
     const recent = this.recentFailures(client, now);
-    if (recent.length >= this.options.maxFailures) {
+    const pending = this.inFlight.get(client) ?? 0;
+    if (recent.length >= this.options.maxFailures || (recent.length > 0 && recent.length + pending >= this.options.maxFailures)) {
       return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((recent[0]! + this.options.windowMs - now) / 1_000)) };
     }
-    recent.push(now);
-    this.remember(client, recent);
-    return { admitted: true, forgive: () => this.forget(client, now) };
+    this.inFlight.set(client, pending + 1);
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      const left = (this.inFlight.get(client) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(client, left);
+      else this.inFlight.delete(client);
+      return true;
+    };
+    return {
+      admitted: true,
+      failed: () => {
+        if (!settle()) return;
+        const times = this.recentFailures(client, this.now());
+        times.push(this.now());
+        this.remember(client, times);
+      },
+      forgive: () => void settle(),
+    };
   }
 
   /** Clients with failures in memory, for tests and metrics. */
@@ -74,11 +98,4 @@ export class FailedAuthLimiter {
     }
   }
 
-  private forget(client: string, time: number): void {
-    const times = this.failures.get(client);
-    const index = times?.indexOf(time) ?? -1;
-    if (!times || index === -1) return;
-    times.splice(index, 1);
-    if (times.length === 0) this.failures.delete(client);
-  }
 }

@@ -7,7 +7,13 @@ function limiterAt(options: { maxFailures?: number; windowMs?: number; maxClient
   return { limiter, advance: (ms) => void (now += ms) };
 }
 
-const fail = (limiter: FailedAuthLimiter, client: string, times: number): AuthAttempt[] => Array.from({ length: times }, () => limiter.admit(client));
+/** `times` attempts that each fail before the next is made. */
+const fail = (limiter: FailedAuthLimiter, client: string, times: number): AuthAttempt[] =>
+  Array.from({ length: times }, () => {
+    const attempt = limiter.admit(client);
+    if (attempt.admitted) attempt.failed();
+    return attempt;
+  });
 
 describe('failed authentication limiter', () => {
   it('given 3 failures within the window, refuses the 4th attempt with the seconds until the oldest leaves it', () => {
@@ -41,10 +47,19 @@ describe('failed authentication limiter', () => {
     expect(limiter.admit('a').admitted).toBe(false);
   });
 
-  it('counts an attempt from its admission: a burst of concurrent guesses is held to the limit', () => {
+  it('never holds back a client without failures, however many attempts it has in flight', () => {
     const { limiter } = limiterAt();
-    const burst = fail(limiter, 'a', 10);
-    expect(burst.map((attempt) => attempt.admitted)).toEqual([true, true, true, false, false, false, false, false, false, false]);
+    const burst = Array.from({ length: 50 }, () => limiter.admit('a'));
+    expect(burst.every((attempt) => attempt.admitted)).toBe(true);
+    for (const attempt of burst) if (attempt.admitted) attempt.forgive();
+    expect(limiter.trackedClients).toBe(0);
+  });
+
+  it('once a client has failed, counts its attempts in flight: a burst of concurrent guesses is held to the limit', () => {
+    const { limiter } = limiterAt();
+    fail(limiter, 'a', 1);
+    const burst = Array.from({ length: 10 }, () => limiter.admit('a'));
+    expect(burst.map((attempt) => attempt.admitted)).toEqual([true, true, false, false, false, false, false, false, false, false]);
   });
 
   it('keeps clients apart', () => {
