@@ -86,6 +86,11 @@ export const subjects = {
    * let an identity publish on is what it is; a payload's own claim is not.
    */
   publisherOf: (subject: string): string => assertSubjectSegment(subject.slice(subject.lastIndexOf('.') + 1), 'publisher'),
+  /** The aggregate id of an event subject `<type>.<aggregateId>.<publisher>`: the token before the last. */
+  aggregateIdOf: (subject: string): string => {
+    const tokens = subject.split('.');
+    return assertSubjectSegment(tokens[tokens.length - 2] ?? '', 'aggregateId');
+  },
 
   /** Every event of one type: `task.message.>`. */
   eventTypeFilter: (type: EventType): string => `${type}.>`,

@@ -51,6 +51,12 @@ describe('subjects', () => {
     expect(() => subjects.publisherOf('task.message.t1.')).toThrow(SubjectSegmentError);
   });
 
+  it('read the aggregate id from the token before the publisher, two-word types included', () => {
+    expect(subjects.aggregateIdOf(subjects.taskEvent({ type: 'task.cancel_requested', taskId: 't1', publisher: 'queue' }))).toBe('t1');
+    expect(subjects.aggregateIdOf(subjects.taskEvent({ type: 'task.message', taskId: 't2', publisher: 'd1' }))).toBe('t2');
+    expect(() => subjects.aggregateIdOf('d1')).toThrow(SubjectSegmentError);
+  });
+
   it('offer wildcard filters that match whole tokens, publisher included', () => {
     expect(subjects.eventTypeFilter('task.message')).toBe('task.message.>');
     expect(subjects.aggregateKindFilter('task')).toBe('task.*.>');

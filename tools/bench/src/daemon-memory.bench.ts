@@ -304,7 +304,7 @@ function startJetStreamCounter(connection: MessagingConnection, taskIds: Readonl
     const info = await benchmarkNatsClients(connection).manager.streams.info(stream, { subjects_filter: filter });
     let total = 0;
     for (const [subject, messages] of Object.entries(info.state.subjects ?? {})) {
-      if (taskIds.has(subject.slice(subject.lastIndexOf('.') + 1))) total += messages;
+      if (taskIds.has(subjects.aggregateIdOf(subject))) total += messages;
     }
     const now = performance.now();
     if (total > events) {
