@@ -21,3 +21,5 @@ export * from './schema/queue/queued-task.reader';
 export * from './schema/queue/attempt-holders.reader';
 export * from './schema/transcript/timeline.reader';
 export * from './schema/transcript/task-usage.reader';
+export * from './sealing/secret-keyring';
+export * from './sealing/secret-keys.setting';

@@ -8,3 +8,4 @@ export * from './account-claims.publisher';
 export * from './bus-trust.error';
 export * from './enrollment-authority';
 export * from './daemon-keys';
+export * from './sealed-box';
