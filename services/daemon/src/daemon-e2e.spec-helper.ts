@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { SERVICE_PUBLISHERS, STREAM_CATALOG, createCommand, subjects, type AgentMessage, type CommandPayloadOf, type TaskSource } from '@switchyard/contracts';
 import { requestReply, type MessagingConnection } from '@switchyard/messaging';
 import { readStream } from '@switchyard/messaging/testing';
-import { askSessionResolve, sampleAgentSnapshot, startSystemProcesses, type MockModelServer, type ServiceChild } from '@switchyard/testing';
+import { waitForIndexedSession, sampleAgentSnapshot, startSystemProcesses, type MockModelServer, type ServiceChild } from '@switchyard/testing';
 
 export interface TaskRow {
   readonly task_id: string;
@@ -113,16 +113,8 @@ export async function startDaemonE2eStack(): Promise<DaemonE2eStack> {
         .map((message) => (JSON.parse(message.text) as { payload: TaskStartedFacts }).payload)
         .map(({ attempt, workDir, resumedSessionId }) => ({ attempt, workDir, resumedSessionId }));
     },
-    async untilOffered({ agentId, runtimeId, source, sessionId }) {
-      const deadline = Date.now() + 20_000;
-      let last: unknown;
-      while (Date.now() < deadline) {
-        const reply = await askSessionResolve(connection, { agentId, runtimeId, source });
-        last = reply;
-        if (reply.ok && reply.result.status === 'resume' && reply.result.sessionId === sessionId) return;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      throw new Error(`session ${sessionId} never offered: ${JSON.stringify(last)}`);
+    async untilOffered({ sessionId }) {
+      await waitForIndexedSession({ databaseUrl: database.url, sessionId });
     },
     async failures(taskId) {
       return (await readStream(connection, STREAM_CATALOG.TASK_EVENTS.name))

@@ -1,7 +1,7 @@
 import { SERVICE_PUBLISHERS, STREAM_CATALOG, subjects, type TaskSource } from '@switchyard/contracts';
 import { type MessagingConnection } from '@switchyard/messaging';
 import { readStream } from '@switchyard/messaging/testing';
-import { askSessionResolve, startSystemProcesses, type SystemProcesses } from '@switchyard/testing';
+import { waitForIndexedSession, startSystemProcesses, type SystemProcesses } from '@switchyard/testing';
 
 const DAEMON_ID = 'daemon-conversation-e2e';
 const RUNTIME_ID = `${DAEMON_ID}-claude-code`;
@@ -82,16 +82,9 @@ describe('issue and chat conversations through the gateway (real Claude Code)', 
       return texts.length > 0 ? texts.join('\n') : undefined;
     }, `task ${taskId}'s reply is projected`, 30_000);
 
-  /** Session-resume's index is projected asynchronously: ask as the queue would until it offers the session. */
-  const untilOffered = async (source: TaskSource, sessionId: string): Promise<void> => {
-    await until(
-      async () => {
-        const reply = await askSessionResolve(observer, { agentId, runtimeId: RUNTIME_ID, source });
-        return reply.ok && reply.result.status === 'resume' && reply.result.sessionId === sessionId ? true : undefined;
-      },
-      `session ${sessionId} is offered`,
-      20_000,
-    );
+  /** Session-resume's index is projected asynchronously: wait until it holds the session. */
+  const untilOffered = async (_source: TaskSource, sessionId: string): Promise<void> => {
+    await waitForIndexedSession({ databaseUrl: system.databaseUrl, sessionId });
   };
 
   beforeAll(async () => {

@@ -7,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import type { SessionResumeConfig } from '../session-resume.config';
 import { applyIndexEvent, recordRetirement } from './resume-index.repository';
 import { eventCodec } from './resume-event.codec';
+import { assertSessionPublisher } from './session-publisher.guard';
 
 /** The events the index is built from, and the stream each comes on. */
 export const INDEXED_EVENT_STREAMS = {
@@ -61,6 +62,8 @@ export function resumeIndexConsumers(config: SessionResumeConfig): EventConsumer
  * commit in one transaction, and the message is acked after the commit. The fold is idempotent
  * and does not depend on the order events of different types or streams arrive in, so
  * redelivery and interleaving are harmless; a malformed event is dead-lettered by the consumer.
+ * A daemon's session event counts only from the daemon holding the attempt it speaks for (the
+ * subject names the publisher); anyone else's is dead-lettered with the reason, the index untouched.
  */
 @Controller()
 export class ResumeIndexProjector {
@@ -72,6 +75,7 @@ export class ResumeIndexProjector {
   @EventPattern(INDEX_CONSUMER_NAMES)
   async project(@Payload() event: EventOf<IndexedEventType>, @Ctx() context: JetStreamEventContext): Promise<void> {
     const delivery = context.getDelivery();
+    if (event.type === 'session.pinned' || event.type === 'session.retired') await assertSessionPublisher({ dataSource: this.dataSource, subject: context.getSubject(), event });
     await this.dataSource.transaction(async (manager) => {
       await (event.type === 'session.retired' ? recordRetirement(manager, event) : applyIndexEvent(manager, event));
       await saveConsumerCheckpoint(manager, { consumerName: this.connection.namespace.consumer(delivery.consumer), streamSequence: delivery.streamSeq });
