@@ -20,7 +20,7 @@ const PAYLOADS: { [TCommand in CommandName]: CommandPayloadOf<TCommand> } = {
     fireAt: null,
     expiresAt: null,
   },
-  'task.claim': { daemonId: 'daemon-1', runtimeIds: ['runtime-1'], maxTasks: 4 },
+  'task.claim': { daemonId: 'daemon-1', runtimeIds: ['runtime-1'], maxTasks: 4, sealingKey: `X${'A'.repeat(55)}` },
   'task.start': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', leaseToken: 'lease-1', workDir: '/w/t1', resumedSessionId: 'session-1' },
   'task.renew': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', leaseToken: 'lease-1' },
   'task.complete': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', leaseToken: 'lease-1', sessionId: null, output: null, durationMs: 10, usage: [] },
@@ -151,6 +151,7 @@ describe('claim replies', () => {
     forceFreshSession: false,
     startBy: later,
     agent: SAMPLE_AGENT,
+    sealedSecrets: 'xkv1-box:sealed',
     taskToken: 'syt_token',
     leaseToken: 'lease-token',
   } as const;
@@ -162,5 +163,10 @@ describe('claim replies', () => {
   it('replayed from a reply stored while claims still carried one, parse without it', () => {
     const stored = { ok: true, result: { tasks: [{ ...claimed, resume: { status: 'undecided' } }] }, alreadyApplied: true };
     expect(reply.parse(stored)).toEqual({ ok: true, result: { tasks: [claimed] }, alreadyApplied: true });
+  });
+
+  it('replayed from a reply stored before secrets were sealed to the daemon, parse with none', () => {
+    const { sealedSecrets: _none, ...older } = claimed;
+    expect(reply.parse({ ok: true, result: { tasks: [older] } })).toEqual({ ok: true, result: { tasks: [{ ...claimed, sealedSecrets: null }] } });
   });
 });

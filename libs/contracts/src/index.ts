@@ -23,6 +23,8 @@ export * from './command-catalog';
 export * from './subjects';
 export * from './stream-catalog';
 export * from './agent-snapshot.schema';
+export * from './agent-secret-refs';
 export * from './agent-environment-keys';
 export * from './technical-error';
 export * from './heartbeat-gap';
+export * from './runtime-ids';

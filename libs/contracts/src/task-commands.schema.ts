@@ -60,11 +60,17 @@ export interface TaskClaimPayload {
   runtimeIds: string[];
   /** The daemon's free slots; the queue never hands out more. */
   maxTasks: number;
+  /**
+   * The daemon's curve public key (nkeys `X...`): the claimed tasks' secrets are sealed to it. The
+   * queue keeps the first key a daemon id claims with and refuses any other after it.
+   */
+  sealingKey: string;
 }
 export const taskClaimPayloadSchema = z.object({
   daemonId: identifierSchema,
   runtimeIds: z.array(identifierSchema).min(1),
   maxTasks: positiveIntegerSchema,
+  sealingKey: z.string().regex(/^X[A-Z2-7]{55}$/, 'must be an nkeys curve public key (X...)'),
 });
 
 /**
@@ -81,7 +87,13 @@ export interface ClaimedTask {
   prompt: string;
   forceFreshSession: boolean;
   startBy: string;
+  /** The agent with each secret value replaced by a reference (`separateAgentSecrets`). */
   agent: AgentSnapshot;
+  /**
+   * The secret values by reference (`AgentSecretValues` as JSON), sealed to the claim's
+   * `sealingKey`; null when the agent has none. Only that daemon's curve seed opens it.
+   */
+  sealedSecrets: string | null;
   /** Lets the agent call back for this attempt only; hashed at rest, revoked when the task ends. */
   taskToken: string;
   /** The daemon's proof that it holds this attempt: sent with every start, renew, complete and fail. */
@@ -98,6 +110,8 @@ export const claimedTaskSchema = z.object({
   forceFreshSession: z.boolean(),
   startBy: isoTimestampSchema,
   agent: agentSnapshotSchema,
+  // Absent from replies stored before secrets were sealed to the daemon: those carried none.
+  sealedSecrets: z.string().min(1).nullable().default(null),
   taskToken: z.string().min(1),
   leaseToken: leaseTokenSchema,
 });

@@ -10,3 +10,4 @@ export * from './process-census';
 export * from './system-processes';
 export * from './session-resolve.client';
 export * from './test-bus';
+export * from './test-sealing-key';

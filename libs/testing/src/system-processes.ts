@@ -5,7 +5,7 @@ import path from 'node:path';
 import { connectMessaging, type MessagingConnection } from '@switchyard/messaging';
 import { testCredentialsFile, testMessagingOptions } from './test-bus';
 import { deleteNamespaceStreams } from '@switchyard/messaging/testing';
-import { runMigrations } from '@switchyard/persistence';
+import { generateSecretKey, runMigrations } from '@switchyard/persistence';
 import { startMockModelServer, type MockModelServer } from './mock-model';
 import { serviceChildEnvironment, startServiceChild, workspaceRoot, type ServiceChild } from './service-child.process';
 import { createTestDatabase } from './test-database';
@@ -89,11 +89,12 @@ export async function startSystemProcesses(options: SystemProcessesOptions): Pro
       children.push(child);
       return child;
     };
+    // Keys for the whole system's life: a restarted queue or gateway opens what it sealed before.
     const settings: Record<SystemService, Record<string, string>> = {
-      queue: { DATABASE_URL: databaseUrl, QUEUE_TASK_TOKEN_SECRET: 'system-test-secret-system-test-secret' },
+      queue: { DATABASE_URL: databaseUrl, QUEUE_TASK_TOKEN_SECRET: 'system-test-secret-system-test-secret', QUEUE_SECRET_KEYS: generateSecretKey() },
       'session-resume': { DATABASE_URL: databaseUrl },
       transcript: { DATABASE_URL: databaseUrl },
-      gateway: { DATABASE_URL: databaseUrl, ...(options.gatewayToken ? { GATEWAY_BOOTSTRAP_TOKEN: options.gatewayToken } : {}) },
+      gateway: { DATABASE_URL: databaseUrl, GATEWAY_SECRET_KEYS: generateSecretKey(), ...(options.gatewayToken ? { GATEWAY_BOOTSTRAP_TOKEN: options.gatewayToken } : {}) },
     };
     const latest = new Map<SystemService, ServiceChild>();
     const startService = async (service: SystemService): Promise<ServiceChild> => {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { SERVICE_PUBLISHERS, STREAM_CATALOG, createEvent, subjects, uuidv7, type EventType, type PayloadOf, type RuntimeRegisteredPayload, type SwitchyardEvent, type TaskEnqueuedPayload, type TaskState } from '@switchyard/contracts';
+import { SERVICE_PUBLISHERS, STREAM_CATALOG, createEvent, runtimeIdOf, subjects, uuidv7, type EventType, type PayloadOf, type RuntimeRegisteredPayload, type SwitchyardEvent, type TaskEnqueuedPayload, type TaskState } from '@switchyard/contracts';
 import { durableConsumerBacklog, publish, type MessagingConnection } from '@switchyard/messaging';
 import { sampleAgentSnapshot, startServiceForTest, uniqueNamespace, type ServiceUnderTest, connectTestMessaging } from '@switchyard/testing';
+import { generateSecretKey, parseSecretKeys, secretKeyring } from '@switchyard/persistence';
 import { gatewayApp } from './gateway.app';
 import { RUNTIME_VIEW_CONSUMER } from './workspace/runtimes/runtime-view.projector';
 
@@ -33,6 +34,28 @@ export async function waitUntil(probe: () => Promise<boolean>, description: stri
   }
 }
 
+/**
+ * A `runtime.registered` payload of a workspace's runtime, `daemon-test`'s unless `overrides` name
+ * another daemon; its runtime id is under that daemon's id, as the gateway requires.
+ */
+export function runtimeRegistration(workspaceId: string, overrides: Partial<RuntimeRegisteredPayload> = {}): RuntimeRegisteredPayload {
+  const daemonId = overrides.daemonId ?? 'daemon-test';
+  return {
+    daemonId,
+    workspaceId,
+    runtimeId: runtimeIdOf(daemonId, uniqueNamespace('runtime')),
+    identity: 'claude-code',
+    provider: 'anthropic',
+    version: '2.1.197',
+    protocolFamily: 'claude-stream-json',
+    commandName: 'claude',
+    profileId: null,
+    capacity: 20,
+    models: [],
+    ...overrides,
+  };
+}
+
 export interface TestWorkspace {
   readonly id: string;
   readonly token: string;
@@ -42,6 +65,8 @@ export interface TestWorkspace {
  * A gateway booted in this process on the real NATS and a fresh migrated Postgres, with a
  * bootstrap token, a database client and a NATS connection in the gateway's namespace.
  */
+const TEST_GATEWAY_SECRET_KEY = generateSecretKey();
+
 export class GatewayTestKit {
   private constructor(
     readonly gateway: ServiceUnderTest,
@@ -50,9 +75,16 @@ export class GatewayTestKit {
     readonly messaging: MessagingConnection,
   ) {}
 
+  /** The gateway's `GATEWAY_SECRET_KEYS`, so a test can open what the `agent` table keeps. */
+  readonly secretKeyring = secretKeyring(parseSecretKeys(TEST_GATEWAY_SECRET_KEY));
+  readonly secretKeyringText = TEST_GATEWAY_SECRET_KEY;
+
   static async start(env: NodeJS.ProcessEnv = {}): Promise<GatewayTestKit> {
     const bootstrapToken = `sy_${randomBytes(24).toString('base64url')}`;
-    const gateway = await startServiceForTest(gatewayApp, { database: true, env: { GATEWAY_BOOTSTRAP_TOKEN: bootstrapToken, ...env } });
+    const gateway = await startServiceForTest(gatewayApp, {
+      database: true,
+      env: { GATEWAY_BOOTSTRAP_TOKEN: bootstrapToken, GATEWAY_SECRET_KEYS: TEST_GATEWAY_SECRET_KEY, ...env },
+    });
     const database = new Client({ connectionString: gateway.databaseUrl });
     await database.connect();
     const messaging = await connectTestMessaging({ name: 'gateway-test-kit', namespace: gateway.namespace });
@@ -134,20 +166,7 @@ export class GatewayTestKit {
 
   /** Registers a runtime of a workspace and waits until the gateway's view has it. */
   async registerRuntime(workspaceId: string, overrides: Partial<RuntimeRegisteredPayload> = {}, occurredAt = new Date()): Promise<RuntimeRegisteredPayload> {
-    const payload: RuntimeRegisteredPayload = {
-      daemonId: 'daemon-test',
-      workspaceId,
-      runtimeId: uniqueNamespace('runtime'),
-      identity: 'claude-code',
-      provider: 'anthropic',
-      version: '2.1.197',
-      protocolFamily: 'claude-stream-json',
-      commandName: 'claude',
-      profileId: null,
-      capacity: 20,
-      models: [],
-      ...overrides,
-    };
+    const payload = runtimeRegistration(workspaceId, overrides);
     await this.publishRuntimeEvent('runtime.registered', payload, occurredAt);
     await waitUntil(
       async () => (await this.query('select 1 from runtime_view where runtime_id = $1 and workspace_id = $2', [payload.runtimeId, workspaceId])).length > 0,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secretKeysSettingSchema } from '@switchyard/persistence';
 import { databaseServiceConfigSchema } from '@switchyard/service-kit';
 
 const milliseconds = (defaultValue: number) => z.coerce.number().int('must be an integer').positive('must be positive').default(defaultValue);
@@ -44,6 +45,13 @@ export const gatewayConfigSchema = databaseServiceConfigSchema(8080).extend({
   GATEWAY_ENROLLMENT_AUTHORITY_FILE: z.string().trim().min(1).optional(),
   /** How long a daemon enrollment token stays usable; each is good for one enrollment. */
   GATEWAY_ENROLLMENT_TOKEN_TTL_MS: milliseconds(60 * 60_000),
+  /**
+   * Keys sealing agents' env and MCP secret values at rest (comma-separated base64url 32-byte keys;
+   * the first seals, all open, and the gateway seals old values again at boot: see
+   * docs/architecture/security.md). Every replica needs the same. Unset: a random key per process,
+   * with a warning, and agents' secrets do not survive a restart.
+   */
+  GATEWAY_SECRET_KEYS: secretKeysSettingSchema,
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

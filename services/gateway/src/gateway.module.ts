@@ -1,5 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { keyringOfSetting } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { AuthModule } from './edge/auth/auth.module';
 import { ApiExceptionFilter } from './edge/http/api-exception.filter';
@@ -7,10 +8,10 @@ import { BodyMediaTypeGuard } from './edge/http/body-media-type.guard';
 import { LiveModule } from './edge/live/live.module';
 import { AutopilotWebhookModule, DaemonEnrollModule, REST_MODULES } from './edge/rest/rest.modules';
 import type { GatewayConfig } from './gateway.config';
-import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './gateway.injection-keys';
+import { GATEWAY_CONFIG, GATEWAY_LOGGER, GATEWAY_SECRET_KEYRING } from './gateway.injection-keys';
 import { WorkspaceModule } from './workspace/workspace.module';
 
-/** The gateway's configuration and logger, visible to all its modules. */
+/** The gateway's configuration, logger and secret keyring, visible to all its modules. */
 @Global()
 @Module({})
 class GatewayContextModule {
@@ -20,8 +21,12 @@ class GatewayContextModule {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: GATEWAY_LOGGER, useValue: logger },
+        {
+          provide: GATEWAY_SECRET_KEYRING,
+          useValue: keyringOfSetting(config.GATEWAY_SECRET_KEYS, (message) => logger.warn({ event: 'secret_keys_generated', setting: 'GATEWAY_SECRET_KEYS' }, message)),
+        },
       ],
-      exports: [GATEWAY_CONFIG, GATEWAY_LOGGER],
+      exports: [GATEWAY_CONFIG, GATEWAY_LOGGER, GATEWAY_SECRET_KEYRING],
     };
   }
 }

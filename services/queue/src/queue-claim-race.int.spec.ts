@@ -1,15 +1,15 @@
 import { STREAM_CATALOG, type CommandPayloadOf } from '@switchyard/contracts';
 import { readStream } from '@switchyard/messaging/testing';
-import { startServiceForTest, type ServiceUnderTest } from '@switchyard/testing';
+import { TEST_SEALING_KEY, startServiceForTest, type ServiceUnderTest } from '@switchyard/testing';
 import { queueApp } from './queue.app';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
 
 const TASKS = 300;
 const CLAIMERS = 8;
 const AGENTS = 10;
-const RUNTIMES = ['runtime-a', 'runtime-b'];
 /** A runtime is claimed only by its daemon: the claimers race as that daemon's concurrent claims. */
 const DAEMON = 'daemon-race';
+const RUNTIMES = [`${DAEMON}-runtime-a`, `${DAEMON}-runtime-b`];
 /** Agents 0-4 may run 2 tasks at once; the others keep the default of 6. */
 const limitOf = (agentIndex: number): number => (agentIndex < 5 ? 2 : 6);
 
@@ -77,7 +77,7 @@ describe('claim race: 8 claimers, 2 queue replicas, 300 tasks (real NATS + Postg
       const claimerId = `claimer-${index}`;
       let idle = 0;
       while (idle < 20) {
-        const { tasks } = await client.expectOk('task.claim', { daemonId, runtimeIds: RUNTIMES, maxTasks: 3 });
+        const { tasks } = await client.expectOk('task.claim', { daemonId, runtimeIds: RUNTIMES, maxTasks: 3, sealingKey: TEST_SEALING_KEY.publicKey });
         if (tasks.length === 0) {
           idle += 1;
           const [{ open }] = (await client.query<{ open: number }>(

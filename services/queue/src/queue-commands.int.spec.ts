@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import { SERVICE_PUBLISHERS, STREAM_CATALOG, subjects } from '@switchyard/contracts';
-import { requestReply } from '@switchyard/messaging';
+import { HEADERS, SERVICE_PUBLISHERS, STREAM_CATALOG, resolveAgentSecrets, subjects, type AgentSecretValues } from '@switchyard/contracts';
+import { createCurveSeed, curveKeyHolder, requestReply } from '@switchyard/messaging';
 import { collectNotices, readStream } from '@switchyard/messaging/testing';
-import { startServiceForTest, uniqueNamespace, type ServiceUnderTest, sampleAgentSnapshot } from '@switchyard/testing';
+import { TEST_SEALING_KEY, startServiceForTest, uniqueNamespace, type ServiceUnderTest, sampleAgentSnapshot } from '@switchyard/testing';
 import { queueApp } from './queue.app';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
 
 const DAEMON = 'daemon-1';
-const RUNTIME = 'runtime-claim-retry';
+/** A runtime id is its daemon's id and more: the queue takes a runtime only from the daemon it names. */
+const RUNTIME = `${DAEMON}-claim-retry`;
 
 describe('queue commands over NATS (real NATS + Postgres)', () => {
   let queue: ServiceUnderTest;
@@ -25,7 +26,7 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
   /** Claims as DAEMON, which the queue heard the runtime from first: a daemon claims only for its own runtimes. */
   async function claimOne(runtimeId: string): Promise<{ taskId: string; attempt: number; leaseToken: string }> {
     await client.heartbeat(runtimeId, DAEMON);
-    const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
+    const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
     const [task] = tasks;
     if (!task) throw new Error('nothing claimed');
     return task;
@@ -33,7 +34,7 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
 
   /** A running task on a runtime of its own, so tests never claim each other's work. */
   async function startedTask(): Promise<{ taskId: string; attempt: number; leaseToken: string }> {
-    const runtimeId = uniqueNamespace('runtime');
+    const runtimeId = `${DAEMON}-${uniqueNamespace('runtime')}`;
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
     const claimed = await claimOne(runtimeId);
     expect(claimed.taskId).toBe(taskId);
@@ -58,7 +59,7 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     const agent = { ...sampleAgentSnapshot(), env: { API_KEY: 'sk-stored-reply-secret' }, mcpConfig: { mcpServers: { docs: { command: 'docs-mcp', env: { DOCS_TOKEN: 'mcp-stored-reply-secret' } } } } };
     const { taskId: first } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: RUNTIME, agentId: 'agent-retry', source, agent }));
     const { taskId: second } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: RUNTIME, agentId: 'agent-retry' }));
-    const claim = { daemonId: DAEMON, runtimeIds: [RUNTIME], maxTasks: 1 };
+    const claim = { daemonId: DAEMON, runtimeIds: [RUNTIME], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey };
     await client.heartbeat(RUNTIME, DAEMON);
     const storedReply = async () =>
       (await client.query<{ reply: string; row_version: string }>('select reply::text as reply, xmin::text as row_version from processed_command where request_id = $1', ['claim-request-lost-reply']))[0];
@@ -85,15 +86,23 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
             ...original.result.tasks[0],
             taskToken: '[not stored]',
             leaseToken: expect.stringMatching(/^sealed:v1:[\w-]+$/) as unknown,
-            // The agent's secrets are kept sealed only; the replay above gave them back whole.
-            agent: { ...original.result.tasks[0]!.agent, env: {}, mcpConfig: null },
-            sealedAgentSecrets: expect.stringMatching(/^sealed:v1:[\w-]+$/) as unknown,
           },
         ],
       },
     });
-    expect(original.result.tasks[0]!.agent.env).toEqual({ API_KEY: 'sk-stored-reply-secret' });
-    for (const secret of ['sk-stored-reply-secret', 'mcp-stored-reply-secret']) expect(storedFirst?.reply).not.toContain(secret);
+    // The agent's secrets travel as references, their values sealed to the claiming daemon's key:
+    // only its seed opens them, and they resolve to the agent as enqueued.
+    const claimed = original.result.tasks[0]!;
+    expect(claimed.agent.env).toEqual({ API_KEY: expect.stringMatching(/^secret-ref:/) as unknown });
+    expect(resolveAgentSecrets(claimed.agent, JSON.parse(TEST_SEALING_KEY.open(claimed.sealedSecrets!)) as AgentSecretValues)).toEqual(agent);
+    for (const secret of ['sk-stored-reply-secret', 'mcp-stored-reply-secret']) {
+      expect(storedFirst?.reply).not.toContain(secret);
+      expect(JSON.stringify(original)).not.toContain(secret);
+      const rows = await client.query<{ rows: string }>('select count(*)::text as rows from outbox_event where payload::text like $1', [`%${secret}%`]);
+      expect({ secret, rows: rows[0]?.rows }).toEqual({ secret, rows: '0' });
+      const bundles = await client.query<{ rows: string }>('select count(*)::text as rows from task_secret_bundle where sealed like $1', [`%${secret}%`]);
+      expect({ secret, bundles: bundles[0]?.rows }).toEqual({ secret, bundles: '0' });
+    }
     // The lease token is random (not derivable), kept sealed in the stored reply and hashed with the
     // attempt; the replay above gave back the very token, and it works.
     const leaseToken = original.result.tasks[0]!.leaseToken;
@@ -143,23 +152,23 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
   });
 
   it('answers an invalid payload with invalid_request and keeps serving', async () => {
-    const reply = await client.send('task.claim', { daemonId: DAEMON, runtimeIds: [], maxTasks: 0 }).catch((error: unknown) => error);
+    const reply = await client.send('task.claim', { daemonId: DAEMON, runtimeIds: [], maxTasks: 0, sealingKey: TEST_SEALING_KEY.publicKey }).catch((error: unknown) => error);
     expect(reply).toMatchObject({ name: 'ContractViolation' });
     const raw = await import('@switchyard/messaging').then(({ requestReply }) =>
       requestReply(client.messaging, { subject: subjects.command('task.claim', DAEMON), data: { nonsense: true }, requestId: 'bad-1' }),
     );
     expect(raw).toMatchObject({ ok: false, error: { code: 'invalid_request', retryable: false } });
-    await expect(client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: ['runtime-empty'], maxTasks: 1 })).resolves.toEqual({ tasks: [] });
+    await expect(client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [`${DAEMON}-runtime-empty`], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey })).resolves.toEqual({ tasks: [] });
   });
 
   it('cancels every unfinished task of an issue; the daemon of a running one is told to stop once it committed', async () => {
-    const runtimeId = uniqueNamespace('runtime');
+    const runtimeId = `${DAEMON}-${uniqueNamespace('runtime')}`;
     const issueId = uniqueNamespace('issue');
     const onIssue = (agentId: string, issue = issueId) =>
       client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId, source: { kind: 'issue', issueId: issue, trigger: 'mention', commentId: null } }));
     const running = await onIssue('agent-a');
     await client.heartbeat(runtimeId, DAEMON);
-    const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
+    const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
     await client.expectOk('task.start', { taskId: running.taskId, attempt: tasks[0]!.attempt, daemonId: DAEMON, leaseToken: tasks[0]!.leaseToken, workDir: '/w', resumedSessionId: null });
     const queuedSameAgent = await onIssue('agent-a');
     const queuedOtherAgent = await onIssue('agent-b');
@@ -210,20 +219,20 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
   });
 
   it('never replays a stored claim to another sender repeating its request id', async () => {
-    const runtimeId = uniqueNamespace('runtime');
+    const runtimeId = `${DAEMON}-${uniqueNamespace('runtime')}`;
     await client.heartbeat(runtimeId, DAEMON);
     await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
-    const original = await client.send('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 }, 'claim-taken-by-another');
+    const original = await client.send('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey }, 'claim-taken-by-another');
     if (!original.ok) throw new Error(original.error.message);
     expect(original.result.tasks).toHaveLength(1);
 
     const other = 'daemon-eavesdropper';
-    const replayed = await client.send('task.claim', { daemonId: other, runtimeIds: [runtimeId], maxTasks: 1 }, 'claim-taken-by-another');
+    const replayed = await client.send('task.claim', { daemonId: other, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey }, 'claim-taken-by-another');
 
     expect(replayed).toEqual({ ok: false, error: { code: 'sender_mismatch', message: 'this request id was used by another sender', retryable: false } });
     expect(JSON.stringify(replayed)).not.toContain(original.result.tasks[0]!.taskId);
     // The claimer itself still gets its first reply.
-    await expect(client.send('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 }, 'claim-taken-by-another')).resolves.toEqual({
+    await expect(client.send('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey }, 'claim-taken-by-another')).resolves.toEqual({
       ...original,
       alreadyApplied: true,
     });
@@ -239,33 +248,89 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     throw new Error(`nothing published on ${subject}`);
   }
 
+  it('seals secrets only to the key a daemon first claimed with: a claim naming another key is refused and wins nothing', async () => {
+    const daemonId = uniqueNamespace('daemon-pinned');
+    const runtimeId = `${daemonId}-claude-code`;
+    await client.heartbeat(runtimeId, daemonId);
+    await expect(client.expectOk('task.claim', { daemonId, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey })).resolves.toEqual({ tasks: [] });
+    const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent'), agent: { ...sampleAgentSnapshot(), env: { API_KEY: 'sk-pinned-secret-value' } } }));
+
+    const otherKey = curveKeyHolder(createCurveSeed());
+    await expect(client.send('task.claim', { daemonId, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: otherKey.publicKey })).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'sender_mismatch' },
+    });
+    expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued']);
+    const { tasks } = await client.expectOk('task.claim', { daemonId, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
+    expect(tasks.map((task) => task.taskId)).toEqual([taskId]);
+    expect(() => otherKey.open(tasks[0]!.sealedSecrets!)).toThrow(/does not open/);
+    // The task's event names its secret bundle; TASK_EVENTS never holds the value.
+    const enqueued = (await readStream(client.messaging, STREAM_CATALOG.TASK_EVENTS.name)).find((message) => message.subject.startsWith(`task.enqueued.${taskId}.`));
+    expect(enqueued?.text).toMatch(/secret-ref:/);
+    expect(enqueued?.text).not.toContain('sk-pinned-secret-value');
+  });
+
   it('claims only runtimes the sender registered: another daemon naming them wins nothing', async () => {
-    const runtimeOfA = uniqueNamespace('runtime-a');
-    const runtimeOfB = uniqueNamespace('runtime-b');
     const [daemonA, daemonB] = [uniqueNamespace('daemon-a'), uniqueNamespace('daemon-b')];
+    const [runtimeOfA, runtimeOfB] = [`${daemonA}-claude-code`, `${daemonB}-claude-code`];
     await client.heartbeat(runtimeOfA, daemonA);
     await client.heartbeat(runtimeOfB, daemonB);
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: runtimeOfA, agentId: uniqueNamespace('agent') }));
 
-    // B names A's runtime (next to its own): it is ignored, so A's queued task stays A's.
-    await expect(client.expectOk('task.claim', { daemonId: daemonB, runtimeIds: [runtimeOfB, runtimeOfA], maxTasks: 1 })).resolves.toEqual({ tasks: [] });
+    // B names A's runtime (next to its own): A registered it and its id is under A's, so it is
+    // ignored and A's queued task stays A's.
+    await expect(client.expectOk('task.claim', { daemonId: daemonB, runtimeIds: [runtimeOfB, runtimeOfA], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey })).resolves.toEqual({ tasks: [] });
     expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued']);
 
-    const { tasks } = await client.expectOk('task.claim', { daemonId: daemonA, runtimeIds: [runtimeOfA], maxTasks: 1 });
+    const { tasks } = await client.expectOk('task.claim', { daemonId: daemonA, runtimeIds: [runtimeOfA], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
     expect(tasks.map((task) => task.taskId)).toEqual([taskId]);
   });
 
   it('never gives a runtime to another daemon: a heartbeat from B for A’s runtime changes nothing, so B still wins nothing', async () => {
-    const runtimeOfA = uniqueNamespace('runtime-a');
     const [daemonA, daemonB] = [uniqueNamespace('daemon-a'), uniqueNamespace('daemon-b')];
+    const runtimeOfA = `${daemonA}-claude-code`;
     await client.heartbeat(runtimeOfA, daemonA);
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: runtimeOfA, agentId: uniqueNamespace('agent') }));
-    // B heartbeats A's runtime under its own name: the queue keeps A as its daemon.
+    // B heartbeats A's runtime under its own name (an id not under B's, so dead-lettered; A holds it
+    // anyway): the queue keeps A as its daemon.
     await expect(client.heartbeat(runtimeOfA, daemonB)).rejects.toThrow(/did not record/);
     expect(await client.query('select daemon_id from runtime_presence where runtime_id = $1', [runtimeOfA])).toEqual([{ daemon_id: daemonA }]);
-    await expect(client.expectOk('task.claim', { daemonId: daemonB, runtimeIds: [runtimeOfA], maxTasks: 1 })).resolves.toEqual({ tasks: [] });
+    await expect(client.expectOk('task.claim', { daemonId: daemonB, runtimeIds: [runtimeOfA], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey })).resolves.toEqual({ tasks: [] });
     expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued']);
   }, 30_000);
+
+  it('dead-letters a heartbeat for a runtime id not under the sender’s daemon id and never records it, so a daemon cannot squat a runtime before its owner registers it', async () => {
+    const [daemonB, daemonC] = [uniqueNamespace('daemon-b'), uniqueNamespace('daemon-c')];
+    const runtimeOfC = `${daemonC}-claude-code`;
+    // B heartbeats C's predictable runtime id before C ever has.
+    const squat = await client.publishHeartbeat(runtimeOfC, daemonB);
+
+    // Dead-lettered for naming a runtime outside B's id; once dead-lettered it can no longer be recorded.
+    expect(await deadLetterReasonsOf(squat)).toEqual([expect.stringContaining(`which is not under daemon ${daemonB}'s id`)]);
+    expect(await client.query('select daemon_id from runtime_presence where runtime_id = $1', [runtimeOfC])).toEqual([]);
+
+    await client.heartbeat(runtimeOfC, daemonC);
+    expect(await client.query('select daemon_id from runtime_presence where runtime_id = $1', [runtimeOfC])).toEqual([{ daemon_id: daemonC }]);
+    const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId: runtimeOfC, agentId: uniqueNamespace('agent') }));
+    await expect(client.expectOk('task.claim', { daemonId: daemonB, runtimeIds: [runtimeOfC], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey })).resolves.toEqual({ tasks: [] });
+    expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued']);
+    const { tasks } = await client.expectOk('task.claim', { daemonId: daemonC, runtimeIds: [runtimeOfC], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
+    expect(tasks.map((task) => task.taskId)).toEqual([taskId]);
+  });
+
+  /** The reasons of the runtime-presence dead letters of the heartbeat published on `subject`, once there is one. */
+  async function deadLetterReasonsOf(subject: string): Promise<Array<string | undefined>> {
+    const deadLetters = subjects.deadLetter(STREAM_CATALOG.RUNTIME_EVENTS.name, 'queue-runtime-presence');
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const found = (await readStream(client.messaging, STREAM_CATALOG.DEAD_LETTERS.name))
+        .filter((letter) => letter.subject === deadLetters && letter.headers[HEADERS.deadLetterSubject] === subject)
+        .map((letter) => letter.headers[HEADERS.deadLetterReason]);
+      if (found.length > 0) return found;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`no dead letter of ${subject}`);
+  }
 
   describe('a report must prove the attempt’s lease', () => {
     const completeOf = (task: { taskId: string; attempt: number }, daemonId: string, leaseToken: string) => ({

@@ -1,6 +1,6 @@
 import { subjects } from '@switchyard/contracts';
 import { collectNotices } from '@switchyard/messaging/testing';
-import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
+import { TEST_SEALING_KEY, startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
 import { queueApp } from './queue.app';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
 
@@ -26,11 +26,11 @@ describe('task.release_orphans: a restarted daemon gives up its previous process
 
   /** A task on a runtime of its own, claimed by `daemonId` and, unless `started: false`, started. */
   async function heldTask(daemonId: string, options: { started: boolean }): Promise<{ taskId: string; runtimeId: string; leaseToken: string }> {
-    const runtimeId = uniqueNamespace('runtime');
+    const runtimeId = `${daemonId}-${uniqueNamespace('runtime')}`;
     // Nudges go to the daemon the queue last heard the runtime from.
     await client.heartbeat(runtimeId, daemonId);
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
-    const { tasks } = await client.expectOk('task.claim', { daemonId, runtimeIds: [runtimeId], maxTasks: 1 });
+    const { tasks } = await client.expectOk('task.claim', { daemonId, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
     expect(tasks.map((task) => task.taskId)).toEqual([taskId]);
     const leaseToken = tasks[0]!.leaseToken;
     if (options.started) await client.expectOk('task.start', { taskId, attempt: 1, daemonId, leaseToken, workDir: '/w', resumedSessionId: null });

@@ -1,7 +1,7 @@
 import { HEADERS, STREAM_CATALOG, createEvent, subjects } from '@switchyard/contracts';
 import { publish } from '@switchyard/messaging';
 import { collectNotices, readStream } from '@switchyard/messaging/testing';
-import { startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
+import { TEST_SEALING_KEY, startServiceForTest, uniqueNamespace, type ServiceUnderTest } from '@switchyard/testing';
 import { queueApp } from './queue.app';
 import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper';
 
@@ -56,11 +56,11 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
   }
 
   it('fails a running task runtime_offline when heartbeats stop, queues its retry, and ignores the late daemon', async () => {
-    const runtimeId = uniqueNamespace('runtime');
+    const runtimeId = `${DAEMON}-${uniqueNamespace('runtime')}`;
     await heartbeat(runtimeId);
     await waitFor(async () => (await client.query('select 1 from runtime_presence where runtime_id = $1', [runtimeId]))[0], 10_000);
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
-    const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
+    const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
     const { leaseToken } = tasks[0]!;
     await client.expectOk('task.start', { taskId, attempt: tasks[0]!.attempt, daemonId: DAEMON, leaseToken, workDir: '/w', resumedSessionId: null });
     await heartbeat(runtimeId);
@@ -84,11 +84,11 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
   });
 
   it('nudges the runtime’s daemons once it has queued a retry, so they need not wait for their poll', async () => {
-    const runtimeId = uniqueNamespace('runtime');
+    const runtimeId = `${DAEMON}-${uniqueNamespace('runtime')}`;
     await heartbeat(runtimeId);
     await waitFor(async () => (await client.query('select 1 from runtime_presence where runtime_id = $1', [runtimeId]))[0], 10_000);
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
-    const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
+    const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
     await client.expectOk('task.start', { taskId, attempt: 1, daemonId: DAEMON, leaseToken: tasks[0]!.leaseToken, workDir: '/w', resumedSessionId: null });
     // From here only the sweeper queues work on this runtime (the enqueue's own nudge is behind us).
     const nudges = await collectNotices(client.messaging, subjects.workAvailable(DAEMON, runtimeId), { max: 1 });
@@ -100,10 +100,11 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
   });
 
   it('takes a heartbeat’s daemon from its subject: one naming another daemon is dead-lettered, never recorded', async () => {
-    const forgedRuntime = uniqueNamespace('runtime-forged');
+    // A runtime of the publishing daemon: only the payload's daemon is wrong.
+    const forgedRuntime = `${DAEMON}-${uniqueNamespace('runtime-forged')}`;
     const forged = createEvent({ type: 'runtime.heartbeat', payload: { daemonId: 'daemon-victim', runtimeId: forgedRuntime, activeTaskIds: [], freeSlots: 1 } });
     await publish(client.messaging, { subject: subjects.runtimeHeartbeat(forgedRuntime, DAEMON), data: forged, messageId: forged.eventId });
-    const genuineRuntime = uniqueNamespace('runtime');
+    const genuineRuntime = `${DAEMON}-${uniqueNamespace('runtime')}`;
     await heartbeat(genuineRuntime);
 
     await waitFor(async () => (await client.query('select 1 from runtime_presence where runtime_id = $1', [genuineRuntime]))[0], 10_000);
@@ -116,11 +117,11 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
   });
 
   it('requeues a claimed task that never starts, and the next claim is attempt 2', async () => {
-    const runtimeId = uniqueNamespace('runtime');
+    const runtimeId = `${DAEMON}-${uniqueNamespace('runtime')}`;
     await heartbeat(runtimeId);
     await waitFor(async () => (await client.query('select 1 from runtime_presence where runtime_id = $1', [runtimeId]))[0], 10_000);
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
-    const first = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
+    const first = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
     expect(first.tasks.map((task) => task.attempt)).toEqual([1]);
 
     // The runtime stays heard from (the daemon claims only for its runtimes): the start deadline, not silence, ends the attempt.
@@ -130,12 +131,12 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
     }, 30_000);
     expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued', 'task.claimed', 'task.timed_out', 'task.requeued']);
 
-    const second = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
+    const second = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
     expect(second.tasks.map((task) => [task.taskId, task.attempt])).toEqual([[taskId, 2]]);
   });
 
   it('expires a queued task past its expiry time with a reason', async () => {
-    const runtimeId = uniqueNamespace('runtime');
+    const runtimeId = `${DAEMON}-${uniqueNamespace('runtime')}`;
     const expiresAt = new Date(Date.now() + 300).toISOString();
     const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent'), expiresAt }));
 

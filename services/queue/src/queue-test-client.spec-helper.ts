@@ -44,10 +44,17 @@ export class QueueTestClient {
     });
   }
 
+  /** Publishes a heartbeat of the runtime as `daemonId` and returns its subject, without waiting for the queue. */
+  async publishHeartbeat(runtimeId: string, daemonId: string): Promise<string> {
+    const envelope = createEvent({ type: 'runtime.heartbeat', payload: { daemonId, runtimeId, activeTaskIds: [], freeSlots: 1 } });
+    const subject = subjects.runtimeHeartbeat(runtimeId, daemonId);
+    await publish(this.connection, { subject, data: envelope, messageId: envelope.eventId });
+    return subject;
+  }
+
   /** Publishes a heartbeat of the runtime as `daemonId` and waits until the queue has it as the runtime's daemon. */
   async heartbeat(runtimeId: string, daemonId: string): Promise<void> {
-    const envelope = createEvent({ type: 'runtime.heartbeat', payload: { daemonId, runtimeId, activeTaskIds: [], freeSlots: 1 } });
-    await publish(this.connection, { subject: subjects.runtimeHeartbeat(runtimeId, daemonId), data: envelope, messageId: envelope.eventId });
+    await this.publishHeartbeat(runtimeId, daemonId);
     for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 25))) {
       const rows = await this.query<{ daemon_id: string }>('select daemon_id from runtime_presence where runtime_id = $1', [runtimeId]);
       if (rows[0]?.daemon_id === daemonId) return;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HEARTBEAT_GAP_TOLERANCE_MS } from '@switchyard/contracts';
+import { secretKeysSettingSchema } from '@switchyard/persistence';
 import { databaseServiceConfigSchema } from '@switchyard/service-kit';
 
 const milliseconds = (defaultValue: number) => z.coerce.number().int('must be an integer').positive('must be positive').default(defaultValue);
@@ -32,6 +33,12 @@ export const queueConfigSchema = databaseServiceConfigSchema(8081).extend({
    */
   QUEUE_TASK_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   QUEUE_TASK_TOKEN_TTL_MS: milliseconds(24 * 60 * 60 * 1000),
+  /**
+   * Keys sealing the agents' secret values at rest (comma-separated base64url 32-byte keys; the
+   * first seals, all open: see docs/architecture/security.md for rotation). Every replica needs the
+   * same. Unset: a random key per process, with a warning at boot.
+   */
+  QUEUE_SECRET_KEYS: secretKeysSettingSchema,
 }).refine((config) => config.QUEUE_RUNTIME_OFFLINE_AFTER_MS >= minimumOfflineWindowMs(config.QUEUE_HEARTBEAT_INTERVAL_MS), {
   path: ['QUEUE_RUNTIME_OFFLINE_AFTER_MS'],
   message: 'must be at least three QUEUE_HEARTBEAT_INTERVAL_MS plus 1000 ms',

@@ -6,7 +6,8 @@ import { WorkAvailableNudger } from './claim/work-available.nudger';
 import { CancelNoticePublisher } from './commands/cancel-notice.publisher';
 import { TaskCommandServer } from './commands/task-command.server';
 import type { QueueConfig } from './queue.config';
-import { QUEUE_CONFIG, QUEUE_LOGGER, TASK_TOKEN_SECRET } from './queue.injection-keys';
+import { keyringOfSetting } from '@switchyard/persistence';
+import { QUEUE_CONFIG, QUEUE_LOGGER, SECRET_KEYRING, TASK_TOKEN_SECRET } from './queue.injection-keys';
 import { RuntimePresenceConsumer } from './sweeper/runtime-presence.consumer';
 import { TaskSweeper } from './sweeper/task-sweeper';
 
@@ -32,6 +33,10 @@ export class QueueModule {
         { provide: QUEUE_CONFIG, useValue: config },
         { provide: QUEUE_LOGGER, useValue: logger },
         { provide: TASK_TOKEN_SECRET, useValue: taskTokenSecret(config, logger) },
+        {
+          provide: SECRET_KEYRING,
+          useValue: keyringOfSetting(config.QUEUE_SECRET_KEYS, (message) => logger.warn({ event: 'secret_keys_generated', setting: 'QUEUE_SECRET_KEYS' }, message)),
+        },
         outboxRelayProvider({ pollIntervalMs: config.QUEUE_RELAY_POLL_INTERVAL_MS, logger: logger.child({ component: 'outbox-relay' }) }),
         WorkAvailableNudger,
         CancelNoticePublisher,

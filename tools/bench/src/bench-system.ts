@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { mintUserCredentials, writeCredentialsFile, type BusAuthority, type BusIdentity, type MessagingConnection } from '@switchyard/messaging';
+import { generateSecretKey } from '@switchyard/persistence';
 import type { CleanupStack } from './cleanup-stack';
 import { installFakeClaude, type FakeClaudeInstallation } from './fake-agent/fake-agent.installer';
 import { createGatewayClient, type GatewayClient } from './gateway.client';
@@ -51,10 +52,10 @@ function benchEnvironments(options: { readonly natsUrl: string; readonly databas
     LOG_LEVEL: 'info',
   };
   const serviceEnv: Record<BenchServiceName, NodeJS.ProcessEnv> = {
-    queue: { ...baseEnv, QUEUE_TASK_TOKEN_SECRET: randomBytes(24).toString('hex') },
+    queue: { ...baseEnv, QUEUE_TASK_TOKEN_SECRET: randomBytes(24).toString('hex'), QUEUE_SECRET_KEYS: generateSecretKey() },
     'session-resume': baseEnv,
     transcript: baseEnv,
-    gateway: { ...baseEnv, GATEWAY_BOOTSTRAP_TOKEN: token },
+    gateway: { ...baseEnv, GATEWAY_BOOTSTRAP_TOKEN: token, GATEWAY_SECRET_KEYS: generateSecretKey() },
   };
   return { token, baseEnv, serviceEnv };
 }

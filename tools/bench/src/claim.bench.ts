@@ -1,7 +1,7 @@
 import { createCommand, createEvent, isDaemonCommand, subjects, type CommandName, type CommandPayloadOf, type CommandResultOf } from '@switchyard/contracts';
 import { publish, request, sleep, type MessagingConnection } from '@switchyard/messaging';
 import { benchmarkNatsClients } from '@switchyard/messaging/testing';
-import { sampleAgentSnapshot } from '@switchyard/testing';
+import { TEST_SEALING_KEY, sampleAgentSnapshot } from '@switchyard/testing';
 import type { RoundTripFigures } from './nats-request-reply.bench';
 import { format, type TableRow } from './report-table';
 import { elapsedMs, summarizeLatencies, type LatencySummary } from './statistics';
@@ -58,7 +58,7 @@ export async function measureClaims(
   connection: MessagingConnection,
   options: { readonly latencySamples: number; readonly backlog: number; readonly claimers: number; readonly batch: number },
 ): Promise<ClaimFigures> {
-  const runtimeId = 'bench-latency-runtime';
+  const runtimeId = `${LATENCY_DAEMON}-claude-code`;
   const { nats } = benchmarkNatsClients(connection);
   const nudges = nats.subscribe(connection.namespace.subject(subjects.workAvailable(LATENCY_DAEMON, runtimeId)));
   const iterator = nudges[Symbol.asyncIterator]();
@@ -76,7 +76,7 @@ export async function measureClaims(
       while (!claimed) {
         const nudged = await Promise.race([nextNudge.then(() => true), sleep(NUDGE_WAIT_MS).then(() => false)]);
         if (nudged) nextNudge = iterator.next();
-        const { tasks } = await send(connection, 'task.claim', { daemonId: LATENCY_DAEMON, runtimeIds: [runtimeId], maxTasks: 1 });
+        const { tasks } = await send(connection, 'task.claim', { daemonId: LATENCY_DAEMON, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
         claimed = tasks.some((task) => task.taskId === taskId);
       }
       if (sample >= 20) latencies.push(elapsedMs(start));
@@ -85,7 +85,7 @@ export async function measureClaims(
     nudges.unsubscribe();
   }
 
-  const backlogRuntime = 'bench-backlog-runtime';
+  const backlogRuntime = `${BACKLOG_DAEMON}-claude-code`;
   // Recorded while the backlog is enqueued, before the first claim.
   await heartbeat(connection, BACKLOG_DAEMON, backlogRuntime);
   for (let offset = 0; offset < options.backlog; offset += 50) {
@@ -100,7 +100,7 @@ export async function measureClaims(
   await Promise.all(
     Array.from({ length: options.claimers }, async () => {
       for (;;) {
-        const { tasks } = await send(connection, 'task.claim', { daemonId: BACKLOG_DAEMON, runtimeIds: [backlogRuntime], maxTasks: options.batch });
+        const { tasks } = await send(connection, 'task.claim', { daemonId: BACKLOG_DAEMON, runtimeIds: [backlogRuntime], maxTasks: options.batch, sealingKey: TEST_SEALING_KEY.publicKey });
         if (tasks.length === 0) return;
         claimedTasks += tasks.length;
       }

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrapLocalBus, type Resource } from './local-bus';
 import { localDaemonEnrollment } from './local-daemon-enrollment';
-import { runMigrations, startEmbeddedDatabase } from '@switchyard/persistence';
+import { generateSecretKey, runMigrations, startEmbeddedDatabase } from '@switchyard/persistence';
 import { ConfigValidationError, PRIVATE_FILE_MODE, preparePrivateDirectory, prepareStateDirectory, redactConfig } from '@switchyard/service-kit';
 import { findFreePort, isPortFree } from './free-port';
 import { loadLocalStackConfig, type LocalStackConfig } from './local-stack.config';
@@ -163,6 +163,19 @@ function localTaskTokenSecret(config: LocalStackConfig): string {
   return secret;
 }
 
+/**
+ * A service's secret keys (`QUEUE_SECRET_KEYS`, `GATEWAY_SECRET_KEYS`), made on first start and
+ * kept 0600 under `secrets/`: what the service sealed stays readable across restarts.
+ */
+function localSecretKeys(config: LocalStackConfig, service: 'queue' | 'gateway'): string {
+  const directory = preparePrivateDirectory(path.join(config.homeDirectory, 'secrets'));
+  const file = path.join(directory, `${service}-secret-keys`);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const keys = generateSecretKey();
+  writeFileSync(file, `${keys}\n`, { mode: PRIVATE_FILE_MODE });
+  return keys;
+}
+
 /** The stack's own API token (workspace `default`), kept across restarts for `yard` and clients. */
 function localApiToken(config: LocalStackConfig): string {
   const file = path.join(config.homeDirectory, 'api-token');
@@ -188,6 +201,8 @@ function childEnvironment(options: {
     SWITCHYARD_HOME: options.config.homeDirectory,
     DAEMON_PATH: options.daemonPath,
     QUEUE_TASK_TOKEN_SECRET: process.env['QUEUE_TASK_TOKEN_SECRET'] ?? localTaskTokenSecret(options.config),
+    QUEUE_SECRET_KEYS: process.env['QUEUE_SECRET_KEYS'] ?? localSecretKeys(options.config, 'queue'),
+    GATEWAY_SECRET_KEYS: process.env['GATEWAY_SECRET_KEYS'] ?? localSecretKeys(options.config, 'gateway'),
     GATEWAY_BOOTSTRAP_TOKEN: options.apiToken,
     // A laptop's NATS need not reserve the production stream sizes.
     SWITCHYARD_STREAM_MAX_BYTES_CAP: process.env['SWITCHYARD_STREAM_MAX_BYTES_CAP'] ?? String(256 * 1024 * 1024),

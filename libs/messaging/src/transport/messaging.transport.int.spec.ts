@@ -108,7 +108,7 @@ async function startHybrid(module: unknown): Promise<INestApplication> {
   return app;
 }
 
-const claimPayload = (daemonId: string) => ({ daemonId, runtimeIds: ['runtime-1'], maxTasks: 1 });
+const claimPayload = (daemonId: string) => ({ daemonId, runtimeIds: ['runtime-1'], maxTasks: 1, sealingKey: `X${'A'.repeat(55)}` });
 
 describe('MessagingTransport (NestJS custom transport strategy, real NATS)', () => {
   let app: INestApplication | undefined;

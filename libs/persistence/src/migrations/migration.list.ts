@@ -12,6 +12,7 @@ import { RuntimeModels1795989600000 } from '../schema/gateway/migrations/1795989
 import { ProcessedCommandSender1795989700000 } from '../schema/record/migrations/1795989700000-processed-command-sender.migration';
 import { Daemons1795989800000 } from '../schema/gateway/migrations/1795989800000-daemons.migration';
 import { AttemptLeaseToken1795989900000 } from '../schema/queue/migrations/1795989900000-attempt-lease-token.migration';
+import { TaskSecrets1795990000000 } from '../schema/queue/migrations/1795990000000-task-secrets.migration';
 
 /**
  * Every migration of the system, oldest first: one schema history, applied by one runner before
@@ -32,4 +33,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   ProcessedCommandSender1795989700000,
   Daemons1795989800000,
   AttemptLeaseToken1795989900000,
+  TaskSecrets1795990000000,
 ];

@@ -25,7 +25,7 @@ export const TABLE_OWNERS: readonly TableOwner[] = [
   {
     name: 'queue',
     folders: [schemaFolder('queue'), 'services/queue/src'],
-    tables: ['agent_task_queue', 'agent_limit', 'runtime_presence', 'task_token'],
+    tables: ['agent_task_queue', 'agent_limit', 'runtime_presence', 'task_token', 'task_secret_bundle', 'daemon_sealing_key'],
     entities: [],
   },
   {

@@ -22,6 +22,7 @@ export function sampleClaimedTask(overrides: Partial<ClaimedTask> = {}): Claimed
     forceFreshSession: false,
     startBy: '2030-01-01T00:00:00.000Z',
     agent: sampleAgentSnapshot(),
+    sealedSecrets: null,
     taskToken: 'stt_secret-task-token-value',
     leaseToken: 'lease-token-of-attempt-1-secret',
     ...overrides,

@@ -5,7 +5,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import type { ClaimedTask } from '@switchyard/contracts';
 import { BackendCatalog } from './backend.catalog';
 import { prepareRuntimeLaunch } from './runtime-launch.preparer';
-import { MESSAGING_CONNECTION, type MessagingConnection } from '@switchyard/messaging';
+import { MESSAGING_CONNECTION, type CurveKeyHolder, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { DaemonConfig } from '../daemon.config';
 import { DAEMON_CONFIG, DAEMON_LOGGER } from '../daemon.injection-keys';
@@ -17,6 +17,8 @@ import { QueueClient } from './queue.client';
 import { SlotTracker } from '../runtimes/slot-tracker';
 import { runClaimedTask } from './task-runner';
 import { reportUnexpectedRunFailure } from './unexpected-run-failure.reporter';
+import { openClaimedTask } from './claimed-task.opener';
+import { loadSealingKey } from '../enrollment/daemon-sealing-key';
 
 /** Runs on the queue's nudge; this slow poll only catches a lost nudge. */
 const SAFETY_POLL_MS = 30_000;
@@ -46,6 +48,8 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   private claimAgain = false;
   private readonly notices: DaemonNoticesRouter;
   private stopListeningToSlots: (() => void) | undefined;
+  /** The key claimed tasks' secrets are sealed to; its public half goes with every claim. */
+  private readonly sealingKey: CurveKeyHolder;
 
   constructor(
     @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
@@ -55,6 +59,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly slots: SlotTracker,
   ) {
     this.queue = new QueueClient(connection, config.DAEMON_ID);
+    this.sealingKey = loadSealingKey({ seedFile: config.DAEMON_CURVE_SEED_FILE, home: path.resolve(config.SWITCHYARD_HOME) });
     this.notices = new DaemonNoticesRouter({
       connection,
       daemonId: config.DAEMON_ID,
@@ -102,7 +107,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   private async claimOnce(): Promise<void> {
     const runtimes = this.registry.current().filter((runtime) => this.backends.supports(runtime));
     if (runtimes.length === 0 || this.slots.freeSlots === 0) return;
-    const reply = await this.queue.send('task.claim', { daemonId: this.config.DAEMON_ID, runtimeIds: runtimes.map((runtime) => runtime.runtimeId), maxTasks: this.slots.freeSlots });
+    const reply = await this.queue.send('task.claim', { daemonId: this.config.DAEMON_ID, runtimeIds: runtimes.map((runtime) => runtime.runtimeId), maxTasks: this.slots.freeSlots, sealingKey: this.sealingKey.publicKey });
     if (!reply.ok) return;
     for (const task of reply.result.tasks) this.start(task, runtimes);
     // A full batch means there may be more waiting.
@@ -111,19 +116,21 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private start(task: ClaimedTask, runtimes: DetectedRuntime[]): void {
     const runtime = runtimes.find((candidate) => candidate.runtimeId === task.runtimeId);
-    if (!runtime || !this.outbox) return;
+    const outbox = this.outbox;
+    if (!runtime || !outbox) return;
     this.slots.take(task.taskId);
     const runAbort = new AbortController();
     // A claim answered after shutdown began: its run starts aborted.
     if (this.shutdown.signal.aborted) runAbort.abort();
     this.runAborts.add(runAbort);
-    const run = runClaimedTask(task, runtime, {
+    // Opened inside the run: a box that does not open fails this run like any unexpected error.
+    const run = Promise.resolve().then(() => runClaimedTask(openClaimedTask(task, this.sealingKey), runtime, {
       daemonId: this.config.DAEMON_ID,
       workspaceId: this.config.DAEMON_WORKSPACE_ID,
       connection: this.connection,
       queue: this.queue,
       cancelNotices: this.notices,
-      outbox: this.outbox,
+      outbox,
       logger: this.logger,
       workspacesRoot: path.resolve(this.config.SWITCHYARD_HOME, 'workspaces'),
       ownerId: this.ownerId(),
@@ -136,7 +143,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
       renewEveryMs: 10_000,
       sessionResolveTimeoutMs: this.config.DAEMON_SESSION_RESOLVE_TIMEOUT_MS,
       shutdown: runAbort.signal,
-    })
+    }))
       .catch(async (error: unknown) => {
         this.logger.error({ err: error, taskId: task.taskId }, 'task run failed unexpectedly');
         await reportUnexpectedRunFailure({ queue: this.queue, task, daemonId: this.config.DAEMON_ID, error, signal: runAbort.signal }).catch((reportError: unknown) =>

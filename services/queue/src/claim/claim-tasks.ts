@@ -4,6 +4,8 @@ import type { Task } from '../domain/task.state';
 import { applyTaskCommand, loadTasks, type CommandCause } from '../storage/task.repository';
 import { mintLeaseToken, recordLeaseToken } from '../storage/lease-token';
 import { deriveTaskToken, recordTaskToken } from '../storage/task-token';
+import type { SecretKeyring } from '@switchyard/persistence';
+import { sealClaimedAgent } from './claimed-task-secrets';
 import { agentIssueKey, lockAgentsAndReadActiveWork, lockClaimCandidates, type ActiveWork, type ClaimCandidate } from './claim-candidates.query';
 
 export interface ClaimTasksOptions {
@@ -15,6 +17,8 @@ export interface ClaimTasksOptions {
   readonly startDeadlineMs: number;
   readonly defaultMaxConcurrentTasks: number;
   readonly taskTokens: { readonly secret: string; readonly ttlMs: number };
+  /** Opens the tasks' secret bundles; their values are sealed again to the payload's `sealingKey`. */
+  readonly secretKeyring: SecretKeyring;
 }
 
 /** Candidates read per claim beyond what the daemon asked for, to step over blocked ones. */
@@ -58,7 +62,13 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
     await recordTaskToken(manager, { taskId: state.taskId, attempt: state.attempt, token: taskToken, issuedAt: options.now, ttlMs: options.taskTokens.ttlMs });
     const leaseToken = mintLeaseToken();
     await recordLeaseToken(manager, { taskId: state.taskId, token: leaseToken });
-    claimed.push(toClaimedTask(state, { startBy, taskToken, leaseToken }));
+    const secrets = await sealClaimedAgent(manager, {
+      keyring: options.secretKeyring,
+      agent: state.agent,
+      attemptRef: `${state.taskId}.${state.attempt}`,
+      sealingKey: options.payload.sealingKey,
+    });
+    claimed.push(toClaimedTask(state, { startBy, taskToken, leaseToken, ...secrets }));
   }
   return claimed;
 }
@@ -77,7 +87,10 @@ function takeSlot(candidate: ClaimCandidate, work: ActiveWork): void {
   if (candidate.chatSessionId !== null) work.busyChatSessions.add(candidate.chatSessionId);
 }
 
-function toClaimedTask(task: Task, claim: { readonly startBy: string; readonly taskToken: string; readonly leaseToken: string }): ClaimedTask {
+function toClaimedTask(
+  task: Task,
+  claim: Pick<ClaimedTask, 'startBy' | 'taskToken' | 'leaseToken' | 'agent' | 'sealedSecrets'>,
+): ClaimedTask {
   return {
     taskId: task.taskId,
     attempt: task.attempt,
@@ -88,7 +101,8 @@ function toClaimedTask(task: Task, claim: { readonly startBy: string; readonly t
     prompt: task.prompt,
     forceFreshSession: task.forceFreshSession,
     startBy: claim.startBy,
-    agent: task.agent,
+    agent: claim.agent,
+    sealedSecrets: claim.sealedSecrets,
     taskToken: claim.taskToken,
     leaseToken: claim.leaseToken,
   };

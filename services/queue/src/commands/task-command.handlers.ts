@@ -2,12 +2,14 @@ import type { EntityManager } from 'typeorm';
 import {
   commandFailure,
   commandSuccess,
+  separateAgentSecrets,
   uuidv7,
   type CommandName,
   type CommandPayloadOf,
   type CommandReply,
   type CommandResultOf,
 } from '@switchyard/contracts';
+import type { SecretKeyring } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { claimTasks } from '../claim/claim-tasks';
 import { commandErrorCodeOf } from '../domain/task-refusal';
@@ -21,6 +23,7 @@ import { releaseOrphans } from './release-orphans';
 import { recordAgentLimit } from '../claim/agent-limit.store';
 import { runtimesOfDaemon } from '../claim/claim-candidates.query';
 import { withLeaseChecked } from './report-lease';
+import { isPinnedSealingKey, storeSecretBundle } from '../storage/task-secrets.store';
 
 export interface CommandContext {
   readonly manager: EntityManager;
@@ -29,6 +32,8 @@ export interface CommandContext {
   readonly config: QueueConfig;
   /** Key of the task-scoped tokens (see `deriveTaskToken`). */
   readonly taskTokenSecret: string;
+  /** Seals the agents' secret values at rest (`QUEUE_SECRET_KEYS`). */
+  readonly secretKeyring: SecretKeyring;
   readonly logger: JsonLogger;
 }
 
@@ -52,8 +57,12 @@ const stateResult = (task: Task) => ({ taskId: task.taskId, state: task.status }
 
 /** What each command does, in the transaction `runIdempotentCommand` opened for it. */
 export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } = {
+  // The agent's secret values stay in a sealed bundle of their own; the event names the bundle.
   'task.enqueue': async (payload, context) => {
     await recordAgentLimit(context.manager, payload.agentId, payload.agent.maxConcurrentTasks);
+    const bundleId = uuidv7();
+    const { agent, values } = separateAgentSecrets(payload.agent, bundleId);
+    if (Object.keys(values).length > 0) await storeSecretBundle(context.manager, context.secretKeyring, bundleId, values);
     return decideAndReply(
       context,
       {
@@ -61,6 +70,7 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
         taskId: uuidv7(),
         now: context.now.toISOString(),
         ...payload,
+        agent,
         maxAttempts: payload.maxAttempts ?? context.config.QUEUE_DEFAULT_MAX_ATTEMPTS,
         retryOfTaskId: null,
       },
@@ -69,7 +79,12 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
   },
 
   // Only runtimes the sender heartbeats: another daemon's ids in a claim are dropped, never claimed.
+  // Secrets are sealed to the sender's first sealing key only.
   'task.claim': async (payload, context) => {
+    if (!(await isPinnedSealingKey(context.manager, payload.daemonId, payload.sealingKey))) {
+      context.logger.warn({ event: 'claim_sealing_key_mismatch', sender: payload.daemonId }, 'claim names a sealing key other than the one this daemon first claimed with');
+      return commandFailure('sender_mismatch', 'this daemon claimed with another sealing key before: enroll it again to change keys');
+    }
     const runtimeIds = await runtimesOfDaemon(context.manager, payload);
     const ignored = payload.runtimeIds.filter((runtimeId) => !runtimeIds.includes(runtimeId));
     if (ignored.length > 0) {
@@ -85,6 +100,7 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
         startDeadlineMs: context.config.QUEUE_START_DEADLINE_MS,
         defaultMaxConcurrentTasks: context.config.QUEUE_DEFAULT_MAX_CONCURRENT_TASKS,
         taskTokens: { secret: context.taskTokenSecret, ttlMs: context.config.QUEUE_TASK_TOKEN_TTL_MS },
+        secretKeyring: context.secretKeyring,
       }),
     });
   },

@@ -14,10 +14,10 @@ import {
 } from '@switchyard/contracts';
 import { OutboxRelay } from '@switchyard/event-store';
 import { commandResponder, type CommandRequestContext } from '@switchyard/messaging';
-import { DATA_SOURCE } from '@switchyard/persistence';
+import { DATA_SOURCE, type SecretKeyring } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { WorkAvailableNudger } from '../claim/work-available.nudger';
-import { QUEUE_CONFIG, QUEUE_LOGGER, TASK_TOKEN_SECRET } from '../queue.injection-keys';
+import { QUEUE_CONFIG, QUEUE_LOGGER, SECRET_KEYRING, TASK_TOKEN_SECRET } from '../queue.injection-keys';
 import type { QueueConfig } from '../queue.config';
 import { runIdempotentCommand } from './run-idempotent-command';
 import { CancelNoticePublisher } from './cancel-notice.publisher';
@@ -53,6 +53,7 @@ export class TaskCommandServer {
     @Inject(QUEUE_CONFIG) private readonly config: QueueConfig,
     @Inject(QUEUE_LOGGER) private readonly logger: JsonLogger,
     @Inject(TASK_TOKEN_SECRET) private readonly taskTokenSecret: string,
+    @Inject(SECRET_KEYRING) private readonly secretKeyring: SecretKeyring,
     private readonly relay: OutboxRelay,
     private readonly nudger: WorkAvailableNudger,
     private readonly cancelNotices: CancelNoticePublisher,
@@ -86,6 +87,7 @@ export class TaskCommandServer {
             now: new Date(),
             config: this.config,
             taskTokenSecret: this.taskTokenSecret,
+            secretKeyring: this.secretKeyring,
             logger: this.logger,
           }),
         ...(name === 'task.claim' ? claimReplyStorage(this.taskTokenSecret) : {}),

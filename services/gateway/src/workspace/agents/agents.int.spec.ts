@@ -1,3 +1,6 @@
+import { generateSecretKey, parseSecretKeys, secretKeyring } from '@switchyard/persistence';
+import { startServiceForTest } from '@switchyard/testing';
+import { gatewayApp } from '../../gateway.app';
 import { GatewayTestKit, pluck, type TestWorkspace } from '../../gateway-test.spec-helper';
 
 describe('agents API (real NATS + Postgres)', () => {
@@ -17,6 +20,9 @@ describe('agents API (real NATS + Postgres)', () => {
   afterAll(async () => {
     await kit?.stop();
   });
+
+  const openedEnv = (env: Record<string, string> | undefined, purpose = 'agent env value'): Record<string, string> =>
+    Object.fromEntries(Object.entries(env ?? {}).map(([key, value]) => [key, kit.secretKeyring.open(purpose, value)]));
 
   const fullAgent = () => ({
     name: 'Reviewer',
@@ -54,9 +60,10 @@ describe('agents API (real NATS + Postgres)', () => {
       expect(response.status).toBe(200);
       expect(JSON.stringify(response.body)).not.toMatch(/ghp_secret|pat_secret|docs_secret|debug/);
     }
-    // Stored in clear for the daemon (inside the control plane only).
-    const [stored] = await kit.query<{ env: Record<string, string> }>('select env from agent where id = $1', [id]);
-    expect(stored?.env).toEqual(fullAgent().env);
+    // Stored sealed, each value on its own (GATEWAY_SECRET_KEYS): the table gives no value away.
+    const [stored] = await kit.query<{ env: Record<string, string>; mcp_servers: unknown }>('select env, mcp_servers from agent where id = $1', [id]);
+    expect(JSON.stringify(stored)).not.toMatch(/ghp_secret|pat_secret|docs_secret|debug/);
+    expect(openedEnv(stored?.env)).toEqual(fullAgent().env);
   });
 
   it('applies defaults to a minimal agent', async () => {
@@ -85,8 +92,9 @@ describe('agents API (real NATS + Postgres)', () => {
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ instructions: 'Review harder.', env: { GITHUB_TOKEN: '********', LOG_LEVEL: '********', NEW_VAR: '********' } });
     const [stored] = await kit.query<{ env: Record<string, string>; mcp_servers: Record<string, unknown> }>('select env, mcp_servers from agent where id = $1', [id]);
-    expect(stored?.env).toEqual({ GITHUB_TOKEN: 'ghp_secret', LOG_LEVEL: 'info', NEW_VAR: 'new' });
-    expect(stored?.mcp_servers).toEqual({ github: { command: 'github-mcp', args: ['stdio'], env: { GITHUB_PAT: 'pat_secret' } } });
+    expect(openedEnv(stored?.env)).toEqual({ GITHUB_TOKEN: 'ghp_secret', LOG_LEVEL: 'info', NEW_VAR: 'new' });
+    const github = (stored?.mcp_servers as { github: { env: Record<string, string> } }).github;
+    expect({ ...github, env: openedEnv(github.env, 'agent MCP secret value') }).toEqual({ command: 'github-mcp', args: ['stdio'], env: { GITHUB_PAT: 'pat_secret' } });
 
     const masked = await kit.as(alpha.token).patch(`/api/agents/${id}`, { env: { UNKNOWN: '********' } });
     expect(masked.status).toBe(400);
@@ -144,7 +152,7 @@ describe('agents API (real NATS + Postgres)', () => {
     const changed = await kit.as(alpha.token).patch(`/api/agents/${id}`, { env: { GITHUB_TOKEN: '********', TMPDIR: '/elsewhere' } });
     expect({ status: changed.status, code: changed.body.error.code, keys: changed.body.error.details.keys }).toEqual({ status: 400, code: 'blocked_environment_key', keys: ['TMPDIR'] });
     const [stored] = await kit.query<{ env: Record<string, string> }>('select env from agent where id = $1', [id]);
-    expect(stored?.env).toEqual({ GITHUB_TOKEN: 'ghp_fine' });
+    expect(openedEnv(stored?.env)).toEqual({ GITHUB_TOKEN: 'ghp_fine' });
   });
 
   it('refuses a second active agent with the same name with 409', async () => {
@@ -174,5 +182,26 @@ describe('agents API (real NATS + Postgres)', () => {
     expect((await kit.as(beta.token).patch(`/api/agents/${id}`, { instructions: 'mine now' })).status).toBe(404);
     expect((await kit.as(beta.token).delete(`/api/agents/${id}`)).status).toBe(404);
     expect((await kit.as(alpha.token).get(`/api/agents/${id}`)).body).toMatchObject({ instructions: '', archivedAt: null });
+  });
+  it('rotates its keys: a gateway booting with a new first key seals every agent again, values in clear from before included', async () => {
+    const created = await kit.as(alpha.token).post('/api/agents', { ...fullAgent(), name: 'rotated', runtimeId: alphaRuntime });
+    const id = created.body.id as string;
+    // A row from before values were sealed.
+    await kit.query(`update agent set env = '{"LEGACY_TOKEN":"legacy-clear-value"}'::jsonb where id = $1`, [id]);
+    const newKey = generateSecretKey();
+    const replica = await startServiceForTest(gatewayApp, {
+      database: true,
+      replicaOf: kit.gateway,
+      env: { GATEWAY_SECRET_KEYS: `${newKey},${kit.secretKeyringText}` },
+    });
+    try {
+      const newRing = secretKeyring(parseSecretKeys(newKey));
+      const [stored] = await kit.query<{ env: Record<string, string>; mcp_servers: { github: { env: Record<string, string> } } }>('select env, mcp_servers from agent where id = $1', [id]);
+      // Opens with the new key alone: the old one can go.
+      expect(newRing.open('agent env value', stored!.env['LEGACY_TOKEN']!)).toBe('legacy-clear-value');
+      expect(newRing.open('agent MCP secret value', stored!.mcp_servers.github.env['GITHUB_PAT']!)).toBe('pat_secret');
+    } finally {
+      await replica.stop();
+    }
   });
 });

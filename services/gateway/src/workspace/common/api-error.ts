@@ -30,6 +30,10 @@ export const API_ERROR_CODES = {
     description: 'This client address presented too many invalid API tokens recently; every request with a token is refused until the `Retry-After` seconds have passed.',
   },
   internal: { status: 500, description: 'A gateway defect; see its logs.' },
+  secret_unreadable: {
+    status: 500,
+    description: 'The agent’s secrets are sealed under a key the gateway does not have (GATEWAY_SECRET_KEYS lost or rotated away); restore the key, or archive the agent and create it again.',
+  },
   queue_error: { status: 502, description: 'The queue failed while handling the command; retrying is safe.' },
   queue_unavailable: { status: 503, description: 'The queue did not answer (NATS or the queue service is down).' },
   enrollment_unavailable: { status: 503, description: 'This gateway has no enrollment authority (GATEWAY_ENROLLMENT_AUTHORITY_FILE), or NATS did not take the revocation.' },

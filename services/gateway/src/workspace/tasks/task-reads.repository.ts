@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { Actor, AgentSnapshot, TaskEnqueuedPayload, TaskFailureReason, TaskState } from '@switchyard/contracts';
+import type { Actor, TaskEnqueuedPayload, TaskFailureReason, TaskState } from '@switchyard/contracts';
 import {
   DATA_SOURCE,
   findQueuedTask,
@@ -14,6 +14,8 @@ import type { Redactor } from '@switchyard/redaction';
 import { isoOf, isoOrNull } from '../common/api-schemas';
 import { decodeTaskCursor, encodeTaskCursor } from './task-list.cursor';
 import { taskTextRedactor } from './task-text.redaction';
+import { AgentsRepository } from '../agents/agents.repository';
+import { agentSnapshotOf } from './agent-snapshot.builder';
 import type { TaskDetail, TaskListQuery, TaskSummary } from './task.schemas';
 
 type TaskEventType = 'task.enqueued' | 'task.started' | 'task.failed' | 'task.expired' | 'task.cancelled';
@@ -54,7 +56,10 @@ export interface EnqueuedTask {
  */
 @Injectable()
 export class TaskReadsRepository {
-  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly agents: AgentsRepository,
+  ) {}
 
   async list(workspaceId: string, query: TaskListQuery): Promise<{ tasks: TaskSummary[]; nextCursor: string | null }> {
     const position = query.cursor ? decodeTaskCursor(query.cursor) : undefined;
@@ -88,10 +93,10 @@ export class TaskReadsRepository {
     const expired = latest('task.expired')?.payload as { message: string } | undefined;
     const cancelled = latest('task.cancelled')?.payload as { cancelledBy: Actor; reason: string | null } | undefined;
     // A prompt may quote a key, and a failure message the CLI's stderr: the same redaction as the timeline.
-    const redact = taskTextRedactor(enqueued.agent);
+    const redact = await this.redactorOf(enqueued);
     return {
       ...summaryOf(task),
-      // Only the name of the agent snapshot: it holds the agent's env in clear.
+      // Only the name of the agent snapshot (an older event holds the agent's env in clear).
       agentName: enqueued.agent.name,
       source: enqueued.source,
       prompt: redact(enqueued.prompt),
@@ -111,8 +116,17 @@ export class TaskReadsRepository {
    * without its `task.enqueued` event still gets the pattern redaction.
    */
   async textRedactor(taskId: string): Promise<Redactor> {
-    const enqueued = (await readFirstEventPayload(this.dataSource, { aggregateId: taskId, type: 'task.enqueued' })) as { agent?: AgentSnapshot } | undefined;
-    return taskTextRedactor(enqueued?.agent ?? undefined);
+    const enqueued = (await readFirstEventPayload(this.dataSource, { aggregateId: taskId, type: 'task.enqueued' })) as TaskEnqueuedPayload | undefined;
+    return enqueued ? this.redactorOf(enqueued) : taskTextRedactor();
+  }
+
+  /**
+   * The event names the agent's secrets by reference only, so their values come from the agent as
+   * it is now (its current secrets), next to any value an event from before references kept.
+   */
+  private async redactorOf(enqueued: Pick<TaskEnqueuedPayload, 'workspaceId' | 'agentId' | 'agent'>): Promise<Redactor> {
+    const agent = await this.agents.find(enqueued.workspaceId, enqueued.agentId);
+    return taskTextRedactor(enqueued.agent, ...(agent ? [agentSnapshotOf(agent)] : []));
   }
 
   /** The task's status and what it was enqueued with; undefined outside the workspace. */

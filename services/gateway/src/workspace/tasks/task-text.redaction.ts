@@ -1,4 +1,4 @@
-import type { AgentSnapshot, JsonValue } from '@switchyard/contracts';
+import { isSecretRef, type AgentSnapshot, type JsonValue } from '@switchyard/contracts';
 import { createRedactor, type Redactor } from '@switchyard/redaction';
 
 const stringValuesOf = (value: JsonValue | undefined): string[] =>
@@ -23,6 +23,6 @@ export function agentSecretValues(agent: Pick<AgentSnapshot, 'env' | 'mcpConfig'
  * timeline's redaction (`@switchyard/redaction` secret patterns) plus the task's own secret values
  * as exact secrets, as the daemon redacts the timeline. Build once per task, call per string.
  */
-export function taskTextRedactor(agent: Pick<AgentSnapshot, 'env' | 'mcpConfig'> | undefined): Redactor {
-  return createRedactor({ exactSecrets: agent ? agentSecretValues(agent) : [] });
+export function taskTextRedactor(...agents: ReadonlyArray<Pick<AgentSnapshot, 'env' | 'mcpConfig'>>): Redactor {
+  return createRedactor({ exactSecrets: agents.flatMap((agent) => agentSecretValues(agent).filter((value) => !isSecretRef(value))) });
 }

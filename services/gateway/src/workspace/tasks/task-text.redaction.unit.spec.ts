@@ -15,6 +15,6 @@ describe('task text redaction', () => {
     const agent = sampleAgentSnapshot({ env: { API_KEY: 'agent-env-value', DEBUG: 'true' } });
     const text = 'key agent-env-value, token ghp_0123456789abcdefghijABCDEFGHIJ012345, debug true';
     expect(taskTextRedactor(agent)(text)).toBe('key [REDACTED:known_secret], token [REDACTED:github_token], debug true');
-    expect(taskTextRedactor(undefined)(text)).toBe('key agent-env-value, token [REDACTED:github_token], debug true');
+    expect(taskTextRedactor()(text)).toBe('key agent-env-value, token [REDACTED:github_token], debug true');
   });
 });
