@@ -138,13 +138,16 @@ export const subjects = {
 /** Deterministic `Nats-Msg-Id` values: a retried publish of the same logical event dedupes. */
 export const messageIds = {
   /**
-   * `<publisher>:<taskId>:<seq>`: stable even if the daemon re-creates the envelope after a crash,
-   * and another identity publishing the same seq cannot take its dedupe id.
+   * `<publisher>:<taskId>:<seq>[:<proof>]`: stable even if the daemon re-creates the envelope after
+   * a crash. JetStream dedupes by this id alone, whatever the subject, so a daemon adds a proof only
+   * the attempt's holder can compute (a MAC keyed by its lease token): another daemon that knows
+   * the task cannot publish first under the holder's next id and have the real message dropped.
    */
-  taskMessage: (message: { publisher: string; taskId: string; seq: number }): string => {
-    const { publisher, taskId, seq } = message;
+  taskMessage: (message: { publisher: string; taskId: string; seq: number; proof?: string }): string => {
+    const { publisher, taskId, seq, proof } = message;
     if (!Number.isInteger(seq) || seq < 0) throw new RangeError(`seq must be a non-negative integer, got ${seq}`);
-    return `${assertSubjectSegment(publisher, 'publisher')}:${assertSubjectSegment(taskId, 'taskId')}:${seq}`;
+    const id = `${assertSubjectSegment(publisher, 'publisher')}:${assertSubjectSegment(taskId, 'taskId')}:${seq}`;
+    return proof === undefined ? id : `${id}:${assertSubjectSegment(proof, 'proof')}`;
   },
   event: (eventId: string): string => eventId,
   /** The id `publisher` publishes an envelope with. */

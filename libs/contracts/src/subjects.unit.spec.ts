@@ -115,6 +115,8 @@ describe('subjects', () => {
 describe('message ids', () => {
   it('are deterministic per logical event', () => {
     expect(messageIds.taskMessage({ publisher: 'd1', taskId: 't1', seq: 0 })).toBe('d1:t1:0');
+    expect(messageIds.taskMessage({ publisher: 'd1', taskId: 't1', seq: 42, proof: 'AbC-_9' })).toBe('d1:t1:42:AbC-_9');
+    expect(() => messageIds.taskMessage({ publisher: 'd1', taskId: 't1', seq: 1, proof: 'a.b' })).toThrow(SubjectSegmentError);
     expect(messageIds.taskMessage({ publisher: 'd1', taskId: 't1', seq: 42 })).toBe('d1:t1:42');
     expect(messageIds.event('0197a5c3-6f1e-7c2a-9b4d-2f1e3d4c5b6a')).toBe('0197a5c3-6f1e-7c2a-9b4d-2f1e3d4c5b6a');
   });

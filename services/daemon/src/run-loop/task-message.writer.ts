@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createEvent, messageIds, subjects, type AgentMessage, type ClaimedTask } from '@switchyard/contracts';
 import type { MessageSanitizer } from '@switchyard/redaction';
 import type { TaskMessageOutbox } from '../outbox/task-message.outbox';
@@ -21,10 +22,16 @@ export interface TaskMessageWriter {
 /**
  * The run's side of the timeline: seqs from 0 in order, secrets redacted before anything leaves the
  * machine (the projector redacts again), each message durable in the outbox before it is published
- * on `task.message.<taskId>.<daemonId>` with `Nats-Msg-Id` `<daemonId>:<taskId>:<seq>` (kept in the
- * outbox line, so a restarted daemon republishes under the same id).
+ * on `task.message.<taskId>.<daemonId>` with `Nats-Msg-Id` `<daemonId>:<taskId>:<seq>:<proof>` (kept
+ * in the outbox line, so a restarted daemon republishes under the same id; the proof is keyed by the
+ * lease token, so no other daemon can take the id first).
  * The run does not wait for each message's disk write, only for the oldest beyond the window.
  */
+/** 128 bits of HMAC-SHA256(lease token, `<taskId>:<attempt>:<seq>`): only the attempt's holder has the key. */
+function taskMessageProof(task: Pick<ClaimedTask, 'taskId' | 'attempt' | 'leaseToken'>, seq: number): string {
+  return createHmac('sha256', task.leaseToken).update(`${task.taskId}:${task.attempt}:${seq}`).digest('base64url').slice(0, 22);
+}
+
 export function createTaskMessageWriter(options: {
   readonly task: ClaimedTask;
   /** This daemon's id: the subject's publisher token and part of each message's dedupe id. */
@@ -49,7 +56,7 @@ export function createTaskMessageWriter(options: {
         taskId: task.taskId,
         seq,
         subject: subjects.forEvent(envelope, publisher),
-        messageId: messageIds.taskMessage({ publisher, taskId: task.taskId, seq }),
+        messageId: messageIds.taskMessage({ publisher, taskId: task.taskId, seq, proof: taskMessageProof(task, seq) }),
         body: envelope,
       });
       seq += 1;

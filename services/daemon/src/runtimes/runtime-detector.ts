@@ -1,3 +1,4 @@
+import { runtimeIdOf } from '@switchyard/contracts';
 import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -105,7 +106,7 @@ export async function detectRuntimes(
         missing.push({ identity: identity.identity, reason: 'version_unreadable', detail: tail(String(probe.stdout ?? '')) });
         return;
       }
-      const runtimeId = `${options.daemonId}-${identity.identity}`;
+      const runtimeId = runtimeIdOf(options.daemonId, identity.identity);
       const discovery = identity.modelDiscovery ? await discoverModels({ executablePath, args: identity.modelDiscovery.args, identity, options }) : { models: [], note: null };
       if (discovery.note) modelDiscovery.push({ runtimeId, ...discovery.note });
       detected.push({ runtimeId, identity, executablePath, version, models: discovery.models });

@@ -1,3 +1,4 @@
+import { isRuntimeOfDaemon } from '@switchyard/contracts';
 import type { EntityManager } from 'typeorm';
 
 export interface ClaimCandidate {
@@ -28,7 +29,7 @@ export async function runtimesOfDaemon(manager: EntityManager, options: { readon
     options.runtimeIds,
   ]);
   const registered = new Set(rows.map((row) => row.runtime_id));
-  return options.runtimeIds.filter((runtimeId) => registered.has(runtimeId));
+  return options.runtimeIds.filter((runtimeId) => registered.has(runtimeId) && isRuntimeOfDaemon(runtimeId, options.daemonId));
 }
 
 /**

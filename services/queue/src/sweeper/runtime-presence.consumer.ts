@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import type { DataSource } from 'typeorm';
-import { EVENT_CATALOG, STREAM_CATALOG, lateHeartbeatGapMs, subjects, type EventOf } from '@switchyard/contracts';
+import { EVENT_CATALOG, STREAM_CATALOG, isRuntimeOfDaemon, lateHeartbeatGapMs, subjects, type EventOf } from '@switchyard/contracts';
 import { PermanentError, eventConsumer, zodCodec, type ConsumerDefinition, type JetStreamEventContext } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
@@ -21,7 +21,8 @@ export const RUNTIME_PRESENCE_CONSUMER: ConsumerDefinition = {
 /**
  * Keeps `runtime_presence` from the daemons' `runtime.heartbeat.<runtimeId>.<daemonId>` events. The
  * daemon is the one the subject names (its NATS identity may publish there only); a heartbeat
- * whose payload names another daemon is dead-lettered, never recorded. Presence is
+ * whose payload names another daemon, or a runtime whose id is not under the sender's
+ * (`isRuntimeOfDaemon`), is dead-lettered, never recorded. Presence is
  * stamped with the queue's clock on arrival (the clock the sweeper judges by), so a daemon's
  * skewed clock cannot keep it alive;
  * a heartbeat older than the offline window (a redelivery after an outage) proves nothing and is
@@ -44,6 +45,8 @@ export class RuntimePresenceConsumer {
   async record(@Payload() heartbeat: EventOf<'runtime.heartbeat'>, @Ctx() context: JetStreamEventContext): Promise<void> {
     const daemonId = subjects.publisherOf(context.getSubject());
     if (heartbeat.payload.daemonId !== daemonId) throw new PermanentError(`heartbeat naming daemon ${heartbeat.payload.daemonId} published by ${daemonId}`);
+    // A runtime id names its daemon: no daemon holds another's runtime by heartbeating it first.
+    if (!isRuntimeOfDaemon(heartbeat.payload.runtimeId, daemonId)) throw new PermanentError(`heartbeat of runtime ${heartbeat.payload.runtimeId}, which is not under daemon ${daemonId}'s id`);
     // Judged by when the JetStream server stored it, not by the daemon's own clock.
     const ageMs = Date.now() - context.getStoredAt().getTime();
     if (ageMs > this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS) return;

@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import type { DataSource } from 'typeorm';
-import { STREAM_CATALOG, parseEvent, subjects, type SwitchyardEvent } from '@switchyard/contracts';
+import { STREAM_CATALOG, isRuntimeOfDaemon, parseEvent, subjects, type SwitchyardEvent } from '@switchyard/contracts';
 import { PermanentError, eventConsumer, type ConsumerDefinition, type JetStreamEventContext } from '@switchyard/messaging';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
@@ -32,6 +32,7 @@ export const RUNTIME_EVENT_IGNORED_REASONS = {
   daemonRevoked: 'daemon_revoked',
   workspaceNotEnrolled: 'workspace_not_enrolled',
   runtimeOfAnotherOwner: 'runtime_of_another_owner',
+  runtimeIdOfAnotherDaemon: 'runtime_id_of_another_daemon',
 } as const;
 export type RuntimeEventIgnoredReason = (typeof RUNTIME_EVENT_IGNORED_REASONS)[keyof typeof RUNTIME_EVENT_IGNORED_REASONS];
 
@@ -81,6 +82,8 @@ export class RuntimeViewProjector {
   }
 
   private async refusalOf(event: RuntimeEvent): Promise<RuntimeEventIgnoredReason | undefined> {
+    // A runtime id names its daemon (`isRuntimeOfDaemon`): nobody registers another's first.
+    if (!isRuntimeOfDaemon(event.payload.runtimeId, event.payload.daemonId)) return RUNTIME_EVENT_IGNORED_REASONS.runtimeIdOfAnotherDaemon;
     const enrollment = await this.daemons.enrollmentOf(event.payload.daemonId);
     if (!enrollment) return undefined;
     if (enrollment.revoked) return RUNTIME_EVENT_IGNORED_REASONS.daemonRevoked;

@@ -1,7 +1,7 @@
-import { PROTOCOL_FAMILIES, createEvent, subjects } from '@switchyard/contracts';
+import { PROTOCOL_FAMILIES, createEvent, runtimeIdOf, subjects } from '@switchyard/contracts';
 import { publish } from '@switchyard/messaging';
 import { uniqueNamespace } from '@switchyard/testing';
-import { GatewayTestKit, pluck, waitUntil, type TestWorkspace } from '../../gateway-test.spec-helper';
+import { GatewayTestKit, pluck, runtimeRegistration, waitUntil, type TestWorkspace } from '../../gateway-test.spec-helper';
 import type { RawQueryRunner } from '../database/returning-rows';
 import { projectRuntimeEvent, type RuntimeEvent } from './runtime-view.projection';
 
@@ -110,7 +110,8 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
   it('never moves a runtime back in time: late registrations, heartbeats and notices are ignored', async () => {
     // Stored times out of order, as redeliveries and concurrent handlers may apply them.
     const runner: RawQueryRunner = { query: async <Row>(sql: string, parameters?: unknown[]) => (await kit.query(sql, parameters)) as Row };
-    const runtime = { ...(await kit.registerRuntime(alpha.id)), runtimeId: uniqueNamespace('runtime') };
+    const registered = await kit.registerRuntime(alpha.id);
+    const runtime = { ...registered, runtimeId: runtimeIdOf(registered.daemonId, uniqueNamespace('runtime')) };
     const project = (event: RuntimeEvent, storedAt: Date) => projectRuntimeEvent(runner, { event, storedAt });
     const heartbeat = (): RuntimeEvent => createEvent({ type: 'runtime.heartbeat', payload: { daemonId: runtime.daemonId, runtimeId: runtime.runtimeId, activeTaskIds: [], freeSlots: 1 } });
     await project(createEvent({ type: 'runtime.registered', payload: runtime }), secondsAgo(10));
@@ -138,7 +139,8 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
     const runtime = await kit.registerRuntime(alpha.id);
     const [before] = await kit.query('select * from runtime_view where runtime_id = $1', [runtime.runtimeId]);
     const farFuture = new Date('2100-01-01T00:00:00.000Z');
-    // The intruder's own id is on the subject and in the payload, as NATS permissions force it to be.
+    // The intruder's own id is on the subject and in the payload, as NATS permissions force it to be;
+    // the runtime id stays the owner's, under the owner's daemon id.
     const intruder = { ...runtime, daemonId: uniqueNamespace('daemon-intruder'), version: '6.6.6' };
     await kit.publishRuntimeEvent('runtime.registered', { ...intruder, workspaceId: beta.id }, farFuture);
     await kit.publishRuntimeEvent('runtime.registered', intruder, farFuture);
@@ -152,6 +154,25 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
     expect((await kit.as(beta.token).get(`/api/runtimes/${runtime.runtimeId}`)).status).toBe(404);
   });
 
+  it('a daemon registering a runtime id under another daemon’s id, before that daemon does, is ignored: the owner’s later registration is projected to the owner', async () => {
+    const [bravo, charlie] = [await kit.workspace('Bravo'), await kit.workspace('Charlie')];
+    const [daemonB, daemonC] = [uniqueNamespace('daemon-b'), uniqueNamespace('daemon-c')];
+    // C's runtime id follows from C's daemon id and a CLI's name: B can guess it before C comes online.
+    const runtimeId = `${daemonC}-claude-code`;
+    await kit.publishRuntimeEvent('runtime.registered', runtimeRegistration(bravo.id, { daemonId: daemonB, runtimeId }));
+    // Acked, not retried: the backlog drains.
+    await kit.runtimeEventsProjected();
+    expect(await kit.query('select runtime_id from runtime_view where runtime_id = $1', [runtimeId])).toEqual([]);
+    expect(pluck((await kit.as(bravo.token).get('/api/runtimes')).body.runtimes, 'runtimeId')).not.toContain(runtimeId);
+    expect((await kit.as(bravo.token).get(`/api/runtimes/${runtimeId}`)).status).toBe(404);
+
+    await kit.registerRuntime(charlie.id, { daemonId: daemonC, runtimeId });
+    expect(await kit.query('select workspace_id, daemon_id from runtime_view where runtime_id = $1', [runtimeId])).toEqual([{ workspace_id: charlie.id, daemon_id: daemonC }]);
+    expect(pluck((await kit.as(charlie.token).get('/api/runtimes')).body.runtimes, 'runtimeId')).toEqual([runtimeId]);
+    expect((await kit.as(charlie.token).get(`/api/runtimes/${runtimeId}`)).body).toMatchObject({ runtimeId, daemonId: daemonC, status: 'online' });
+    expect((await kit.as(bravo.token).get(`/api/runtimes/${runtimeId}`)).status).toBe(404);
+  });
+
   it('projects an enrolled daemon’s runtimes into its own workspace only, and nothing once it is revoked', async () => {
     const daemonId = uniqueNamespace('daemon-enrolled');
     await kit.query('insert into enrolled_daemon (id, workspace_id, name, user_public_key, curve_public_key) values ($1, $2, $3, $4, $5)', [
@@ -162,7 +183,7 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
       uniqueNamespace('X'),
     ]);
     const base = { ...(await kit.registerRuntime(alpha.id)), daemonId };
-    const intoBeta = { ...base, runtimeId: uniqueNamespace('runtime'), workspaceId: beta.id };
+    const intoBeta = { ...base, runtimeId: runtimeIdOf(daemonId, uniqueNamespace('runtime')), workspaceId: beta.id };
     await kit.publishRuntimeEvent('runtime.registered', intoBeta);
     await kit.runtimeEventsProjected();
     expect(await kit.query('select runtime_id from runtime_view where runtime_id = $1', [intoBeta.runtimeId])).toEqual([]);
@@ -172,7 +193,7 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
     expect((await kit.as(alpha.token).get(`/api/runtimes/${own.runtimeId}`)).body).toMatchObject({ daemonId, status: 'online' });
 
     await kit.query('update enrolled_daemon set revoked_at = now() where id = $1', [daemonId]);
-    const afterRevocation = { ...own, runtimeId: uniqueNamespace('runtime') };
+    const afterRevocation = { ...own, runtimeId: runtimeIdOf(daemonId, uniqueNamespace('runtime')) };
     await kit.publishRuntimeEvent('runtime.registered', afterRevocation);
     await kit.publishRuntimeEvent('runtime.heartbeat', { daemonId, runtimeId: own.runtimeId, activeTaskIds: [], freeSlots: 1 });
     await kit.runtimeEventsProjected();
@@ -189,9 +210,10 @@ describe('runtimes API and the runtime view projection (real NATS + Postgres)', 
   });
 
   it('ignores heartbeats and offline notices of runtimes it never saw registered', async () => {
-    const unknown = uniqueNamespace('runtime');
-    await kit.publishRuntimeEvent('runtime.heartbeat', { daemonId: 'daemon-x', runtimeId: unknown, activeTaskIds: [], freeSlots: 3 });
-    await kit.publishRuntimeEvent('runtime.offline', { daemonId: 'daemon-x', runtimeId: unknown, reason: 'daemon_shutdown', lastHeartbeatAt: null });
+    const daemonId = 'daemon-x';
+    const unknown = runtimeIdOf(daemonId, uniqueNamespace('runtime'));
+    await kit.publishRuntimeEvent('runtime.heartbeat', { daemonId, runtimeId: unknown, activeTaskIds: [], freeSlots: 3 });
+    await kit.publishRuntimeEvent('runtime.offline', { daemonId, runtimeId: unknown, reason: 'daemon_shutdown', lastHeartbeatAt: null });
     await kit.runtimeEventsProjected();
     expect(await kit.query('select runtime_id from runtime_view where runtime_id = $1', [unknown])).toEqual([]);
   });
