@@ -23,3 +23,4 @@ export * from './schema/transcript/timeline.reader';
 export * from './schema/transcript/task-usage.reader';
 export * from './sealing/secret-keyring';
 export * from './sealing/secret-keys.setting';
+export * from './schema/session-resume/indexed-session.reader';

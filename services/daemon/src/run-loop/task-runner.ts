@@ -11,6 +11,7 @@ import { decideResume } from './resume.decider';
 import { failureReasonOf } from './run-outcome.mapper';
 import { launchTargetOf } from './runtime-target';
 import { pinSession, retireSession } from './session-notices.publisher';
+import { keepAttemptLease, type AttemptLease } from './attempt-lease.keeper';
 import { createTaskMessageWriter, type TaskMessageWriter } from './task-message.writer';
 import { refuseTaskOfAnotherWorkspace } from './task-workspace.guard';
 import { taskMessageSanitizer } from './task-secrets';
@@ -98,9 +99,14 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     run.log.warn({ refusal: started.error }, 'the queue refused the start; dropping the run');
     return;
   }
-  for (const note of prepared.notes) await run.publishMessage(note);
-  const result = await driveRun({ run, backend, prepared, cancelRequested: started.result.cancelRequested });
-  if (result) await reportOutcome(run, result);
+  const lease = keepAttemptLease({ task, daemonId: dependencies.daemonId, queue: dependencies.queue, renewEveryMs: dependencies.renewEveryMs });
+  try {
+    for (const note of prepared.notes) await run.publishMessage(note);
+    const result = await driveRun({ run, lease, backend, prepared, cancelRequested: started.result.cancelRequested });
+    if (result) await reportOutcome(run, result);
+  } finally {
+    lease.end();
+  }
 }
 
 function openTaskRun(task: ClaimedTask, runtime: DetectedRuntime, dependencies: TaskRunnerDependencies): TaskRun {
@@ -181,8 +187,8 @@ function preparationWarnings(prepared: PreparedExecEnv): AgentMessage[] {
  * Starts the CLI and follows it to its result (with one fresh retry when the resume is rejected),
  * then books its usage and closes the timeline. Undefined when the run was already reported.
  */
-async function driveRun(options: { run: TaskRun; backend: Backend; prepared: PreparedRun; cancelRequested: boolean }): Promise<AgentRunResult | undefined> {
-  const { run, backend, prepared } = options;
+async function driveRun(options: { run: TaskRun; lease: AttemptLease; backend: Backend; prepared: PreparedRun; cancelRequested: boolean }): Promise<AgentRunResult | undefined> {
+  const { run, lease, backend, prepared } = options;
   const { task, runtime, dependencies } = run;
   const execute = (resume: string | undefined): Promise<AgentSession> =>
     backend.execute(prepared.prompt, {
@@ -205,7 +211,7 @@ async function driveRun(options: { run: TaskRun; backend: Backend; prepared: Pre
   }
   const current = { session };
   try {
-    const result = await followWithFreshRetry({ run, execute, current, resumeSessionId: prepared.resumeSessionId, cancelRequested: options.cancelRequested });
+    const result = await followWithFreshRetry({ run, lease, execute, current, resumeSessionId: prepared.resumeSessionId, cancelRequested: options.cancelRequested });
     if (!result) return undefined;
     // Token totals go into the timeline for every outcome, so failed and cancelled runs count too.
     for (const usage of result.usage) await run.publishMessage({ type: 'usage', ...usage });
@@ -224,14 +230,15 @@ async function driveRun(options: { run: TaskRun; backend: Backend; prepared: Pre
  */
 async function followWithFreshRetry(options: {
   run: TaskRun;
+  lease: AttemptLease;
   execute: (resume: string | undefined) => Promise<AgentSession>;
   /** The session being followed; the fresh retry replaces it. */
   current: { session: AgentSession };
   resumeSessionId: string | undefined;
   cancelRequested: boolean;
 }): Promise<AgentRunResult | undefined> {
-  const { run, current, resumeSessionId } = options;
-  const result = await followSession({ run, session: current.session, cancelAlreadyRequested: options.cancelRequested });
+  const { run, lease, current, resumeSessionId } = options;
+  const result = await followSession({ run, lease, session: current.session, cancelAlreadyRequested: options.cancelRequested });
   if (!result.resumeRejected || !resumeSessionId) return result;
   await retireSession({ task: run.task, sessionId: resumeSessionId, reason: 'resume_rejected', message: result.error?.message ?? 'the CLI rejected the resume', dependencies: run.dependencies });
   // A CLI that refuses the session but carries on in a fresh one (DSH) has done the work: no second run.
@@ -243,7 +250,7 @@ async function followWithFreshRetry(options: {
     await failBeforeLaunch(run, error);
     return undefined;
   }
-  return followSession({ run, session: current.session, cancelAlreadyRequested: false });
+  return followSession({ run, lease, session: current.session, cancelAlreadyRequested: false });
 }
 
 /** An adapter refuses some options before spawning anything (DSH takes only `provider/model` ids). */
@@ -282,34 +289,27 @@ async function reportOutcome(run: TaskRun, result: AgentRunResult): Promise<void
 }
 
 /**
- * Streams the session into the outbox while renewing the lease and listening for a pushed cancel.
+ * Streams the session into the outbox while listening for a pushed cancel and for a renewal that
+ * says stop (a cancel we missed, or the queue gave the attempt up, e.g. we were offline).
  * If that fails (a message that cannot be published, a bug), the CLI is stopped before the error
  * goes on: a run nobody reports on must not keep working, and renewing its lease, unseen.
  */
-async function followSession(options: { run: TaskRun; session: AgentSession; cancelAlreadyRequested: boolean }): Promise<AgentRunResult> {
-  const { run, session } = options;
+async function followSession(options: { run: TaskRun; lease: AttemptLease; session: AgentSession; cancelAlreadyRequested: boolean }): Promise<AgentRunResult> {
+  const { run, lease, session } = options;
   const { task, dependencies } = run;
   let stopCancelPush: (() => void) | undefined;
-  let renewal: NodeJS.Timeout | undefined;
+  let stopListeningToLease: (() => void) | undefined;
   try {
     stopCancelPush = dependencies.cancelNotices.onCancel(task.taskId, () => session.cancel());
     if (options.cancelAlreadyRequested) await session.cancel();
-    renewal = setInterval(() => {
-      void dependencies.queue
-        .send('task.renew', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId, leaseToken: task.leaseToken })
-        .then(async (reply) => {
-          // A cancel we missed, or the queue gave the attempt up (e.g. we were offline): stop now.
-          if (!reply.ok || reply.result.cancelRequested) await session.cancel();
-        })
-        .catch(() => undefined);
-    }, dependencies.renewEveryMs);
+    stopListeningToLease = lease.onStopRequested(() => session.cancel());
     for await (const message of session.messages) await run.publishMessage(message);
     return await session.result;
   } catch (error) {
     await session.cancel().catch((cancelError: unknown) => dependencies.logger.error({ err: cancelError, taskId: task.taskId }, 'the CLI could not be stopped'));
     throw error;
   } finally {
-    clearInterval(renewal);
+    stopListeningToLease?.();
     stopCancelPush?.();
   }
 }
