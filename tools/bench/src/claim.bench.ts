@@ -13,7 +13,7 @@ export interface ClaimFigures {
 }
 
 /** The daemon whose claims are timed; the queue nudges it once it has heard its heartbeat. */
-const LATENCY_DAEMON = 'bench-daemon';
+const LATENCY_DAEMON = 'bench-latency-daemon';
 /** The daemon of the backlog runtime: a daemon claims only for runtimes it heartbeats, so the claimers race as its concurrent claims. */
 const BACKLOG_DAEMON = 'bench-backlog-daemon';
 /** Claim anyway after this long without a nudge, as a daemon's safety poll does. */
