@@ -4,6 +4,7 @@ import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
 import type { Caller } from '../../workspace/common/caller';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiNoContentResponse, ApiQueryFrom, ApiTokenAuth } from '../http/openapi';
 import { parseInput } from '../http/parse-input';
+import { TasksService } from '../../workspace/tasks/tasks.service';
 import { agentListQuerySchema, agentListSchema, agentViewSchema, createAgentSchema, updateAgentSchema, type AgentView } from '../../workspace/agents/agent.schemas';
 import { AgentsService } from '../../workspace/agents/agents.service';
 
@@ -12,7 +13,10 @@ import { AgentsService } from '../../workspace/agents/agents.service';
 @UseGuards(ApiTokenGuard)
 @Controller('api/agents')
 export class AgentsController {
-  constructor(private readonly agents: AgentsService) {}
+  constructor(
+    private readonly agents: AgentsService,
+    private readonly tasks: TasksService,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Agents of the caller’s workspace (env and MCP secrets masked)' })
@@ -53,10 +57,12 @@ export class AgentsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Archive an agent (idempotent): it leaves the list and takes no new tasks; its tasks are kept' })
+  @ApiOperation({ summary: 'Archive an agent (idempotent): it leaves the list and takes no new tasks; its unfinished tasks are cancelled, the others kept' })
   @ApiNoContentResponse('Archived')
-  @ApiErrorResponses('not_found')
-  archive(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
-    return this.agents.archive(caller.workspaceId, id);
+  @ApiErrorResponses('not_found', 'queue_unavailable', 'queue_error')
+  async archive(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
+    // Archived first, so no new task starts; a failed cancel (503) is finished by a retry.
+    await this.agents.archive(caller.workspaceId, id);
+    await this.tasks.cancelUnfinished(caller, { kind: 'agent', agentId: id }, 'the agent was archived');
   }
 }

@@ -68,10 +68,10 @@ export class IssuesController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete an issue and its comments; its children stay, without a parent; its tasks are not cancelled' })
+  @ApiOperation({ summary: 'Delete an issue and its comments; its children stay, without a parent; its unfinished tasks are cancelled first' })
   @ApiNoContentResponse('Deleted')
-  @ApiErrorResponses('not_found')
+  @ApiErrorResponses('not_found', 'queue_unavailable', 'queue_error')
   delete(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
-    return this.issues.delete(caller.workspaceId, id);
+    return this.issues.delete(caller, id);
   }
 }

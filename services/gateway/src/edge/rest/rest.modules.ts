@@ -41,7 +41,7 @@ export class RuntimesRestModule {}
 @Module({ imports: [AuthModule, RuntimeProfilesModule], controllers: [RuntimeProfilesController] })
 export class RuntimeProfilesRestModule {}
 
-@Module({ imports: [AuthModule, AgentsModule], controllers: [AgentsController] })
+@Module({ imports: [AuthModule, AgentsModule, TasksModule], controllers: [AgentsController] })
 export class AgentsRestModule {}
 
 @Module({ imports: [AuthModule, TasksModule], controllers: [TasksController] })

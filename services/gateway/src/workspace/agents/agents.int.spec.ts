@@ -1,6 +1,7 @@
 import { generateSecretKey, parseSecretKeys, secretKeyring } from '@switchyard/persistence';
 import { startServiceForTest } from '@switchyard/testing';
 import { gatewayApp } from '../../gateway.app';
+import { FakeQueue } from '../tasks/fake-queue.spec-helper';
 import { GatewayTestKit, pluck, type TestWorkspace } from '../../gateway-test.spec-helper';
 
 describe('agents API (real NATS + Postgres)', () => {
@@ -10,14 +11,20 @@ describe('agents API (real NATS + Postgres)', () => {
   let alphaRuntime: string;
   let betaRuntime: string;
 
+  // Archiving an agent cancels its unfinished tasks: the queue's side is played here.
+  let queue: FakeQueue;
+
   beforeAll(async () => {
     kit = await GatewayTestKit.start();
+    queue = new FakeQueue(kit);
+    queue.start();
     alpha = await kit.workspace('Alpha');
     beta = await kit.workspace('Beta');
     alphaRuntime = (await kit.registerRuntime(alpha.id)).runtimeId;
     betaRuntime = (await kit.registerRuntime(beta.id)).runtimeId;
   });
   afterAll(async () => {
+    await queue?.stop();
     await kit?.stop();
   });
 
@@ -203,5 +210,18 @@ describe('agents API (real NATS + Postgres)', () => {
     } finally {
       await replica.stop();
     }
+  });
+  it('cancels an archived agent’s unfinished tasks, and only its own', async () => {
+    const api = kit.as(alpha.token);
+    const doomed = (await api.post('/api/agents', { ...fullAgent(), name: 'doomed', runtimeId: alphaRuntime })).body.id as string;
+    const kept = (await api.post('/api/agents', { ...fullAgent(), name: 'kept', runtimeId: alphaRuntime })).body.id as string;
+    const doomedTask = (await api.post('/api/tasks', { agentId: doomed, prompt: 'run' })).body.taskId as string;
+    const keptTask = (await api.post('/api/tasks', { agentId: kept, prompt: 'run' })).body.taskId as string;
+
+    expect((await api.delete(`/api/agents/${doomed}`)).status).toBe(204);
+
+    const status = async (taskId: string) => (await kit.query<{ status: string }>('select status from agent_task_queue where task_id = $1', [taskId]))[0]?.status;
+    expect({ doomed: await status(doomedTask), kept: await status(keptTask) }).toEqual({ doomed: 'cancelled', kept: 'queued' });
+    expect(queue.bulkCancels.at(-1)?.payload).toMatchObject({ scope: { kind: 'agent', agentId: doomed }, reason: 'the agent was archived' });
   });
 });

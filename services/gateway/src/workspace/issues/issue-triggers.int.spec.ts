@@ -225,4 +225,22 @@ describe('issues, comments and their triggers (real NATS + Postgres, a fake queu
     expect(comment.body.mentionedAgentIds).toEqual([betaAgentId]);
     expect(sentFor(own.body.id).map((command) => [command.payload.workspaceId, command.payload.agentId])).toEqual([[beta.id, betaAgentId]]);
   });
+  it('cancels an issue’s unfinished tasks before deleting it; a queue that cannot cancel deletes nothing, and a retry finishes', async () => {
+    const api = kit.as(alpha.token);
+    const issue = await api.post('/api/issues', { title: 'Doomed', assigneeAgentId: fixerId });
+    const [task] = sentFor(issue.body.id);
+    const taskId = issue.body.tasks[0].taskId as string;
+    expect(task).toBeDefined();
+
+    queue.refusal = UNAVAILABLE;
+    expect((await api.delete(`/api/issues/${issue.body.id}`)).status).toBe(503);
+    expect((await api.get(`/api/issues/${issue.body.id}`)).status).toBe(200);
+    expect(await kit.query('select status from agent_task_queue where task_id = $1', [taskId])).toEqual([{ status: 'queued' }]);
+
+    queue.refusal = undefined;
+    expect((await api.delete(`/api/issues/${issue.body.id}`)).status).toBe(204);
+    expect((await api.get(`/api/issues/${issue.body.id}`)).status).toBe(404);
+    expect(await kit.query('select status from agent_task_queue where task_id = $1', [taskId])).toEqual([{ status: 'cancelled' }]);
+    expect(queue.bulkCancels.at(-1)?.payload).toMatchObject({ scope: { kind: 'issue', issueId: issue.body.id, agentId: null }, reason: 'the issue was deleted', requestedBy: { kind: 'api_token' } });
+  });
 });

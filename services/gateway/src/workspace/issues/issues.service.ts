@@ -91,7 +91,11 @@ export class IssuesService {
     return this.dispatched(workspaceId, written);
   }
 
-  async delete(workspaceId: string, id: string): Promise<void> {
+  /** Its live tasks are cancelled first: a failed cancel (503) deletes nothing, and a retry can finish. */
+  async delete(caller: Caller, id: string): Promise<void> {
+    const { workspaceId } = caller;
+    await this.required(workspaceId, id);
+    await this.tasks.cancelUnfinished(caller, { kind: 'issue', issueId: id }, 'the issue was deleted');
     if (!(await this.issues.delete(workspaceId, id))) throw notFound('issue', id);
     this.notices.publish(workspaceId, { kind: 'issue.deleted', id });
   }

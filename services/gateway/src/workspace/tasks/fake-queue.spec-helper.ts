@@ -5,6 +5,7 @@ import {
   subjects,
   type CommandOf,
   type CommandReply,
+  type TaskCancelMatchingResult,
   type TaskState,
   type TaskStateResult,
 } from '@switchyard/contracts';
@@ -13,7 +14,7 @@ import type { GatewayTestKit } from '../../gateway-test.spec-helper';
 
 /**
  * Stands in for the queue service on NATS (services never import services, tests included):
- * answers `task.enqueue` and `task.cancel` in the `queue` group and writes what the queue would
+ * answers `task.enqueue`, `task.cancel` and `task.cancel_matching` in the `queue` group and writes what the queue would
  * (the `agent_task_queue` row and the task's events), so the gateway's reads see the result.
  */
 /** The queue's answer while it restarts: what a fake queue replies to test the gateway's 503 path. */
@@ -22,6 +23,7 @@ export const QUEUE_UNAVAILABLE_REPLY = { ok: false as const, error: { code: 'una
 export class FakeQueue {
   readonly enqueued: Array<CommandOf<'task.enqueue'>> = [];
   readonly cancels: Array<CommandOf<'task.cancel'>> = [];
+  readonly bulkCancels: Array<CommandOf<'task.cancel_matching'>> = [];
   /** When set, the next commands are answered with this instead. */
   refusal: CommandReply<never> | undefined;
   private readonly taskByRequestId = new Map<string, string>();
@@ -45,6 +47,13 @@ export class FakeQueue {
         handlerReturns: 'reply',
         handler: (envelope: CommandOf<'task.cancel'>) => this.cancel(envelope),
       }),
+      serveRequests(this.kit.messaging, {
+        subject: subjects.command('task.cancel_matching'),
+        queueGroup: 'queue',
+        requestSchema: COMMAND_CATALOG['task.cancel_matching'].request,
+        handlerReturns: 'reply',
+        handler: (envelope: CommandOf<'task.cancel_matching'>) => this.cancelMatching(envelope),
+      }),
     ];
   }
 
@@ -62,6 +71,26 @@ export class FakeQueue {
     const taskId = await this.kit.insertTask({ workspaceId, enqueued: { ...rest, maxAttempts: rest.maxAttempts ?? 2, expiresAt: null, retryOfTaskId: null } });
     this.taskByRequestId.set(envelope.requestId, taskId);
     return commandSuccess({ taskId, state: 'queued' as const });
+  }
+
+  /** Cancels the unfinished tasks of the scope's issue or agent, as the queue would (running ones at once here). */
+  private async cancelMatching(envelope: CommandOf<'task.cancel_matching'>): Promise<CommandReply<TaskCancelMatchingResult>> {
+    this.bulkCancels.push(envelope);
+    if (this.refusal) return this.refusal;
+    const { scope, requestedBy, reason } = envelope.payload;
+    const rows =
+      scope.kind === 'issue'
+        ? await this.kit.query<{ task_id: string; status: TaskState; attempt: number }>('select task_id, status, attempt from agent_task_queue where issue_id = $1', [scope.issueId])
+        : scope.kind === 'agent'
+          ? await this.kit.query<{ task_id: string; status: TaskState; attempt: number }>('select task_id, status, attempt from agent_task_queue where agent_id = $1', [scope.agentId])
+          : [];
+    const tasks: Array<{ taskId: string; state: TaskState }> = [];
+    for (const row of rows.filter((candidate) => !isTerminalTaskState(candidate.status))) {
+      await this.kit.setTaskStatus(row.task_id, 'cancelled');
+      await this.kit.appendTaskEvent('task.cancelled', { taskId: row.task_id, attempt: row.attempt > 0 ? row.attempt : null, cancelledBy: requestedBy, reason });
+      tasks.push({ taskId: row.task_id, state: 'cancelled' });
+    }
+    return commandSuccess({ tasks });
   }
 
   private async cancel(envelope: CommandOf<'task.cancel'>): Promise<CommandReply<TaskStateResult>> {

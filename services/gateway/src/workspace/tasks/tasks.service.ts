@@ -64,6 +64,19 @@ export class TasksService {
     return this.readBack(caller.workspaceId, taskId);
   }
 
+  /**
+   * Cancels every unfinished task of an issue or an agent (`task.cancel_matching`); running ones end
+   * when their daemon has stopped the CLI. The caller has checked the issue or agent is of its
+   * workspace. Idempotent: a repeat reaches only what is still unfinished.
+   */
+  async cancelUnfinished(caller: Caller, scope: { readonly kind: 'issue'; readonly issueId: string } | { readonly kind: 'agent'; readonly agentId: string }, reason: string): Promise<void> {
+    await this.queue.send('task.cancel_matching', {
+      scope: scope.kind === 'issue' ? { kind: 'issue', issueId: scope.issueId, agentId: null } : scope,
+      requestedBy: actorOf(caller),
+      reason,
+    });
+  }
+
   /** Sends `task.enqueue` for an agent already checked with `usableAgent`; also the path of issue and chat triggers. */
   async enqueue(
     workspaceId: string,
