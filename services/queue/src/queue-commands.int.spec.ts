@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
-import { HEADERS, SERVICE_PUBLISHERS, STREAM_CATALOG, resolveAgentSecrets, subjects, type AgentSecretValues } from '@switchyard/contracts';
+import { createHash, randomBytes } from 'node:crypto';
+import { HEADERS, SERVICE_PUBLISHERS, STREAM_CATALOG, bundleIdOfSecretRef, resolveAgentSecrets, subjects, type AgentSecretValues } from '@switchyard/contracts';
 import { createCurveSeed, curveKeyHolder, requestReply } from '@switchyard/messaging';
+import { secretKeyring } from '@switchyard/persistence';
 import { collectNotices, readStream } from '@switchyard/messaging/testing';
 import { TEST_SEALING_KEY, startServiceForTest, uniqueNamespace, type ServiceUnderTest, sampleAgentSnapshot } from '@switchyard/testing';
 import { queueApp } from './queue.app';
@@ -268,6 +269,22 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     const enqueued = (await readStream(client.messaging, STREAM_CATALOG.TASK_EVENTS.name)).find((message) => message.subject.startsWith(`task.enqueued.${taskId}.`));
     expect(enqueued?.text).toMatch(/secret-ref:/);
     expect(enqueued?.text).not.toContain('sk-pinned-secret-value');
+  });
+
+  it('still claims a task whose secret bundle no longer opens, its references left for the daemon to refuse', async () => {
+    const daemonId = uniqueNamespace('daemon-lost-key');
+    const runtimeId = `${daemonId}-claude-code`;
+    await client.heartbeat(runtimeId, daemonId);
+    const agent = { ...sampleAgentSnapshot(), env: { API_KEY: 'sk-lost-key-secret' } };
+    const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent'), agent }));
+    // The bundle as if sealed under a key this queue no longer has.
+    const bundleId = (await client.query<{ bundle: string }>(`select payload -> 'payload' -> 'agent' -> 'env' ->> 'API_KEY' as bundle from outbox_event where aggregate_id = $1 and type = 'task.enqueued'`, [taskId]))[0]!.bundle;
+    const lostKey = secretKeyring([randomBytes(32)]);
+    await client.query('update task_secret_bundle set sealed = $2 where bundle_id = $1', [bundleIdOfSecretRef(bundleId), lostKey.seal('task secret bundle', '{}')]);
+
+    const { tasks } = await client.expectOk('task.claim', { daemonId, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
+
+    expect(tasks.map((task) => ({ taskId: task.taskId, env: task.agent.env, sealedSecrets: task.sealedSecrets }))).toEqual([{ taskId, env: { API_KEY: bundleId }, sealedSecrets: null }]);
   });
 
   it('claims only runtimes the sender registered: another daemon naming them wins nothing', async () => {

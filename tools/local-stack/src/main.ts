@@ -154,36 +154,27 @@ function runtimeLines(config: LocalStackConfig): string[] {
   }
 }
 
-/** One key per local home, kept (owner-only) so task tokens survive a restart of the stack. */
-function localTaskTokenSecret(config: LocalStackConfig): string {
-  const file = path.join(config.homeDirectory, 'task-token-secret');
+/**
+ * A value of this home made once and kept owner-only (`<home>/<name>`), so what it protects
+ * survives a restart of the stack: the task-token key, each service's secret keys, the API token.
+ */
+function keptLocalSecret(config: LocalStackConfig, name: string, make: () => string): string {
+  const file = path.join(config.homeDirectory, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(32).toString('hex');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
+  // A folder of its own is ours (0700); the home itself keeps the mode it had.
+  if (path.dirname(name) !== '.') preparePrivateDirectory(path.dirname(file));
+  const value = make();
+  writeFileSync(file, `${value}\n`, { mode: PRIVATE_FILE_MODE });
+  return value;
 }
 
-/**
- * A service's secret keys (`QUEUE_SECRET_KEYS`, `GATEWAY_SECRET_KEYS`), made on first start and
- * kept 0600 under `secrets/`: what the service sealed stays readable across restarts.
- */
-function localSecretKeys(config: LocalStackConfig, service: 'queue' | 'gateway'): string {
-  const directory = preparePrivateDirectory(path.join(config.homeDirectory, 'secrets'));
-  const file = path.join(directory, `${service}-secret-keys`);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const keys = generateSecretKey();
-  writeFileSync(file, `${keys}\n`, { mode: PRIVATE_FILE_MODE });
-  return keys;
-}
+const localTaskTokenSecret = (config: LocalStackConfig): string => keptLocalSecret(config, 'task-token-secret', () => randomBytes(32).toString('hex'));
+
+/** `QUEUE_SECRET_KEYS` or `GATEWAY_SECRET_KEYS`, under `secrets/`: what the service sealed stays readable. */
+const localSecretKeys = (config: LocalStackConfig, service: 'queue' | 'gateway'): string => keptLocalSecret(config, path.join('secrets', `${service}-secret-keys`), generateSecretKey);
 
 /** The stack's own API token (workspace `default`), kept across restarts for `yard` and clients. */
-function localApiToken(config: LocalStackConfig): string {
-  const file = path.join(config.homeDirectory, 'api-token');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const token = `sy_${randomBytes(32).toString('base64url')}`;
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  return token;
-}
+const localApiToken = (config: LocalStackConfig): string => keptLocalSecret(config, 'api-token', () => `sy_${randomBytes(32).toString('base64url')}`);
 
 function childEnvironment(options: {
   readonly config: LocalStackConfig;

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import type { ClaimedTask, TaskClaimPayload } from '@switchyard/contracts';
+import { bundleIdOfSecretRef, secretRefsOf, type ClaimedTask, type TaskClaimPayload } from '@switchyard/contracts';
+import { readSecretBundles } from '../storage/task-secrets.store';
 import type { Task } from '../domain/task.state';
 import { applyTaskCommand, loadTasks, type CommandCause } from '../storage/task.repository';
 import { mintLeaseToken, recordLeaseToken } from '../storage/lease-token';
@@ -19,6 +20,8 @@ export interface ClaimTasksOptions {
   readonly taskTokens: { readonly secret: string; readonly ttlMs: number };
   /** Opens the tasks' secret bundles; their values are sealed again to the payload's `sealingKey`. */
   readonly secretKeyring: SecretKeyring;
+  /** Told the bundles that did not open (a key no longer configured): their runs will fail. */
+  readonly onUnreadableBundles?: (bundleIds: readonly string[]) => void;
 }
 
 /** Candidates read per claim beyond what the daemon asked for, to step over blocked ones. */
@@ -46,7 +49,7 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
   // One read for every candidate's events, not one per claim. A writer in between makes the append
   // conflict, and the whole claim is run again on fresh state.
   const states = await loadTasks(manager, candidates.map((candidate) => candidate.taskId));
-  const claimed: ClaimedTask[] = [];
+  const claimed: Array<{ readonly state: Task; readonly taskToken: string; readonly leaseToken: string }> = [];
   for (const candidate of candidates) {
     if (claimed.length >= options.payload.maxTasks) break;
     if (!hasFreeSlot(candidate, work, options.defaultMaxConcurrentTasks)) continue;
@@ -62,15 +65,23 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
     await recordTaskToken(manager, { taskId: state.taskId, attempt: state.attempt, token: taskToken, issuedAt: options.now, ttlMs: options.taskTokens.ttlMs });
     const leaseToken = mintLeaseToken();
     await recordLeaseToken(manager, { taskId: state.taskId, token: leaseToken });
-    const secrets = await sealClaimedAgent(manager, {
-      keyring: options.secretKeyring,
-      agent: state.agent,
-      attemptRef: `${state.taskId}.${state.attempt}`,
-      sealingKey: options.payload.sealingKey,
-    });
-    claimed.push(toClaimedTask(state, { startBy, taskToken, leaseToken, ...secrets }));
+    claimed.push({ state, taskToken, leaseToken });
   }
-  return claimed;
+  // One read for every claimed task's secret bundles; each task's values are then sealed to the daemon.
+  const bundles = await readSecretBundles(
+    manager,
+    options.secretKeyring,
+    claimed.flatMap(({ state }) => secretRefsOf(state.agent).map(bundleIdOfSecretRef)),
+  );
+  if (bundles.unreadable.length > 0) options.onUnreadableBundles?.(bundles.unreadable);
+  return claimed.map(({ state, taskToken, leaseToken }) =>
+    toClaimedTask(state, {
+      startBy,
+      taskToken,
+      leaseToken,
+      ...sealClaimedAgent({ agent: state.agent, values: bundles.values, attemptRef: `${state.taskId}.${state.attempt}`, sealingKey: options.payload.sealingKey }),
+    }),
+  );
 }
 
 function hasFreeSlot(candidate: ClaimCandidate, work: ActiveWork, defaultLimit: number): boolean {

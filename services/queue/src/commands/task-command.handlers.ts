@@ -101,6 +101,8 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
         defaultMaxConcurrentTasks: context.config.QUEUE_DEFAULT_MAX_CONCURRENT_TASKS,
         taskTokens: { secret: context.taskTokenSecret, ttlMs: context.config.QUEUE_TASK_TOKEN_TTL_MS },
         secretKeyring: context.secretKeyring,
+        onUnreadableBundles: (bundleIds) =>
+          context.logger.error({ event: 'task_secrets_unreadable', bundleIds }, 'secret bundles sealed under a key QUEUE_SECRET_KEYS lacks: their runs will fail'),
       }),
     });
   },

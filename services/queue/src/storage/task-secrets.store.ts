@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { AgentSecretValues } from '@switchyard/contracts';
-import type { SecretKeyring } from '@switchyard/persistence';
+import { SecretUnreadableError, type SecretKeyring } from '@switchyard/persistence';
 
 const PURPOSE = 'task secret bundle';
 
@@ -12,11 +12,28 @@ export async function storeSecretBundle(manager: EntityManager, keyring: SecretK
   ]);
 }
 
-/** The values of these bundles, merged (their references never collide: each names its bundle). */
-export async function readSecretBundles(manager: EntityManager, keyring: SecretKeyring, bundleIds: readonly string[]): Promise<AgentSecretValues> {
-  if (bundleIds.length === 0) return {};
-  const rows = await manager.query<Array<{ sealed: string }>>('select sealed from task_secret_bundle where bundle_id = any($1)', [[...new Set(bundleIds)]]);
-  return Object.assign({}, ...rows.map((row) => JSON.parse(keyring.open(PURPOSE, row.sealed)) as AgentSecretValues)) as AgentSecretValues;
+/**
+ * The values of these bundles, merged (their references never collide: each names its bundle), in
+ * one read. A bundle sealed under a key the ring lacks is left out and named in `unreadable`.
+ */
+export async function readSecretBundles(
+  manager: EntityManager,
+  keyring: SecretKeyring,
+  bundleIds: readonly string[],
+): Promise<{ readonly values: AgentSecretValues; readonly unreadable: string[] }> {
+  const values: AgentSecretValues = {};
+  const unreadable: string[] = [];
+  if (bundleIds.length === 0) return { values, unreadable };
+  const rows = await manager.query<Array<{ bundle_id: string; sealed: string }>>('select bundle_id, sealed from task_secret_bundle where bundle_id = any($1)', [[...new Set(bundleIds)]]);
+  for (const row of rows) {
+    try {
+      Object.assign(values, JSON.parse(keyring.open(PURPOSE, row.sealed)) as AgentSecretValues);
+    } catch (error) {
+      if (!(error instanceof SecretUnreadableError)) throw error;
+      unreadable.push(row.bundle_id);
+    }
+  }
+  return { values, unreadable };
 }
 
 /**

@@ -210,6 +210,14 @@ describe('agents API (real NATS + Postgres)', () => {
     } finally {
       await replica.stop();
     }
+    // A gateway without that key boots (the reseal skips what it cannot open) but cannot read the agent.
+    const stranger = await startServiceForTest(gatewayApp, { database: true, replicaOf: kit.gateway, env: { GATEWAY_SECRET_KEYS: generateSecretKey() } });
+    try {
+      const response = await fetch(`${stranger.url}/api/agents/${id}`, { headers: { authorization: `Bearer ${alpha.token}` } });
+      expect({ status: response.status, code: ((await response.json()) as { error: { code: string } }).error.code }).toEqual({ status: 500, code: 'secret_unreadable' });
+    } finally {
+      await stranger.stop();
+    }
   });
   it('cancels an archived agent’s unfinished tasks, and only its own', async () => {
     const api = kit.as(alpha.token);

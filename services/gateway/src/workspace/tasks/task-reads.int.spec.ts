@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { separateAgentSecrets } from '@switchyard/contracts';
 import { SECRET_SAMPLES } from '@switchyard/redaction';
 import { sampleAgentSnapshot } from '@switchyard/testing';
 import { GatewayTestKit, pluck, type TestWorkspace } from '../../gateway-test.spec-helper';
@@ -152,6 +153,20 @@ describe('task reads: list, detail, timeline, usage (real NATS + Postgres)', () 
       }
       // The record keeps the prompt as written: a rerun runs what was asked.
       expect((await kit.query<{ prompt: string }>(`select payload -> 'payload' ->> 'prompt' as prompt from outbox_event where aggregate_id = $1 and type = 'task.enqueued'`, [taskId]))[0]?.prompt).toBe(prompt);
+    });
+
+    it('redacts with the agent’s current secret values when the task’s event holds references only', async () => {
+      // Given an agent whose env holds a secret, and a task whose event names it by reference (as the queue writes it)
+      const secret = 'current-agent-secret-value-42';
+      const { runtimeId } = await kit.registerRuntime(alpha.id);
+      const agentId = (await kit.as(alpha.token).post('/api/agents', { name: 'Referenced', runtimeId, env: { DEPLOY_KEY: secret } })).body.id as string;
+      const referenced = separateAgentSecrets(sampleAgentSnapshot({ env: { DEPLOY_KEY: secret } }), 'bundle-1').agent;
+      const taskId = await kit.insertTask({ workspaceId: alpha.id, enqueued: { agentId, agent: referenced, prompt: `deploy with ${secret}` } });
+      expect(JSON.stringify(referenced)).not.toContain(secret);
+
+      // When a client reads the task, then no secret comes back
+      const detail = await kit.as(alpha.token).get(`/api/tasks/${taskId}`);
+      expect(detail.body.prompt).toBe('deploy with [REDACTED:known_secret]');
     });
 
     it('is a 404 for another workspace and for an unknown id', async () => {
