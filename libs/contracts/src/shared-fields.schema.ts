@@ -8,10 +8,10 @@ export const positiveIntegerSchema = z.int().positive();
 export type AdapterMetadata = Record<string, Record<string, unknown>>;
 export const adapterMetadataSchema = z.record(z.string().min(1), z.record(z.string(), z.unknown()));
 
-export const ACTOR_KINDS = ['user', 'api_token', 'daemon', 'system'] as const;
+export const ACTOR_KINDS = ['user', 'api_token', 'daemon', 'system', 'agent'] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
 
-/** Who asked for or performed something; `system` actors use a service name as id (e.g. `queue`). */
+/** Who asked for or performed something; `system` actors use a service name as id (e.g. `queue`), `agent` actors their agent id (an agent acting with its task token). */
 export interface Actor {
   kind: ActorKind;
   id: string;
