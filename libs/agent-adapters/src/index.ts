@@ -61,5 +61,6 @@ export * from './mcp/mcp-server.types';
 export * from './claude-stream-json/claude-mcp.config';
 export * from './acp/acp-mcp.servers';
 export * from './acp/gemini-mcp.settings';
-export * from './codex-app-server/codex-mcp.toml';
+export * from './codex-app-server/codex-mcp.config';
+export * from './copilot-jsonl/copilot-mcp.config';
 export * from './opencode-ndjson/opencode-mcp.config';

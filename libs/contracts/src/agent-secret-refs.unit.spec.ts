@@ -7,6 +7,7 @@ const agent: AgentSnapshot = {
   model: null,
   thinkingLevel: null,
   skills: ['review'],
+  skillVersions: [],
   env: { OPENAI_API_KEY: 'sk-live-1', LOG_LEVEL: 'debug' },
   extraArgs: ['--verbose'],
   mcpConfig: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { positiveIntegerSchema } from './shared-fields.schema';
+import { skillVersionRefSchema, type SkillVersionRef } from './skill-bundle';
 import type { JsonValue } from './unified-message.schema';
 
 /**
@@ -14,6 +15,12 @@ export interface AgentSnapshot {
   thinkingLevel: string | null;
   /** Skill names to install in the CLI's native skills folder. */
   skills: string[];
+  /**
+   * Each of `skills` the workspace's store has, resolved to the version (content hash) the task
+   * runs with; the daemon fetches that content from the skills object store. A name missing here
+   * had no skill in the store when the task was created.
+   */
+  skillVersions: SkillVersionRef[];
   /** Extra environment for the agent process (never the daemon's own credentials). */
   env: Record<string, string>;
   /** Extra CLI arguments, placed after the adapter's own. */
@@ -33,6 +40,8 @@ export const agentSnapshotSchema = z.object({
   model: z.string().min(1).nullable(),
   thinkingLevel: z.string().min(1).nullable(),
   skills: z.array(z.string().min(1)),
+  // Absent from snapshots written before the skill store: those shipped no skill.
+  skillVersions: z.array(skillVersionRefSchema).default([]),
   env: z.record(z.string(), z.string()),
   extraArgs: z.array(z.string()),
   mcpConfig: jsonValueSchema.nullable(),

@@ -129,6 +129,14 @@ export const COMMAND_CATALOG = {
     payload: task.taskReleaseOrphansPayloadSchema,
     result: task.taskReleaseOrphansResultSchema,
   }),
+  // A read: answered without being recorded, so the agent's every call leaves no processed_command row.
+  'task.token_introspect': defineCommand({
+    command: 'task.token_introspect',
+    schemaVersion: 1,
+    sentBy: 'service',
+    payload: task.taskTokenIntrospectPayloadSchema,
+    result: task.taskTokenIntrospectResultSchema,
+  }),
 } as const;
 
 /**
@@ -180,6 +188,7 @@ export type TaskCancelCommand = CommandEnvelope<'task.cancel', task.TaskCancelPa
 export type TaskRequeueCommand = CommandEnvelope<'task.requeue', task.TaskRequeuePayload, 1>;
 export type TaskCancelMatchingCommand = CommandEnvelope<'task.cancel_matching', task.TaskCancelMatchingPayload, 1>;
 export type TaskReleaseOrphansCommand = CommandEnvelope<'task.release_orphans', task.TaskReleaseOrphansPayload, 1>;
+export type TaskTokenIntrospectCommand = CommandEnvelope<'task.token_introspect', task.TaskTokenIntrospectPayload, 1>;
 
 export type SwitchyardCommand =
   | TaskEnqueueCommand
@@ -191,7 +200,8 @@ export type SwitchyardCommand =
   | TaskCancelCommand
   | TaskRequeueCommand
   | TaskCancelMatchingCommand
-  | TaskReleaseOrphansCommand;
+  | TaskReleaseOrphansCommand
+  | TaskTokenIntrospectCommand;
 
 /** Result type per command, written out so the type tests can hold the schemas to it. */
 export interface CommandResults {
@@ -205,6 +215,7 @@ export interface CommandResults {
   'task.requeue': task.TaskStateResult;
   'task.cancel_matching': task.TaskCancelMatchingResult;
   'task.release_orphans': task.TaskReleaseOrphansResult;
+  'task.token_introspect': task.TaskTokenIntrospectResult;
 }
 
 export type CommandOf<TCommand extends CommandName> = Extract<SwitchyardCommand, { command: TCommand }>;
@@ -222,6 +233,7 @@ export const commandSchema = z.discriminatedUnion('command', [
   COMMAND_CATALOG['task.requeue'].request,
   COMMAND_CATALOG['task.cancel_matching'].request,
   COMMAND_CATALOG['task.release_orphans'].request,
+  COMMAND_CATALOG['task.token_introspect'].request,
 ]);
 
 export function isCommandName(value: unknown): value is CommandName {

@@ -39,6 +39,7 @@ const PAYLOADS: { [TCommand in CommandName]: CommandPayloadOf<TCommand> } = {
   'task.requeue': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', reason: 'cancelled_by_shutdown', message: 'daemon stopping' },
   'task.cancel_matching': { scope: { kind: 'issue', issueId: 'issue-7', agentId: null }, requestedBy: { kind: 'user', id: 'user-ada' }, reason: 'issue closed' },
   'task.release_orphans': { daemonId: 'daemon-1', bootedAt: later },
+  'task.token_introspect': { tokenHash: 'a'.repeat(64) },
 };
 
 function expectViolation(input: unknown, code: ContractViolation['code']): ContractViolation {
@@ -62,6 +63,7 @@ describe('command catalog', () => {
         'task.renew',
         'task.requeue',
         'task.start',
+        'task.token_introspect',
       ].sort(),
     );
   });
@@ -104,6 +106,10 @@ describe('command catalog', () => {
   it.each(['task.start', 'task.renew', 'task.complete', 'task.fail'] as const)('%s without its lease token is an invalid payload', (name) => {
     const { leaseToken: _leaseToken, ...withoutToken } = PAYLOADS[name];
     expect(() => createCommand({ command: name, payload: withoutToken as never })).toThrow(ContractViolation);
+  });
+
+  it('task.token_introspect takes the token\'s SHA-256, never the token itself', () => {
+    expect(() => createCommand({ command: 'task.token_introspect', payload: { tokenHash: 'syt_the-token-itself' } })).toThrow(ContractViolation);
   });
 
   it('createCommand throws a ContractViolation for a bad payload', () => {

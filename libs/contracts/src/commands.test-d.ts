@@ -40,6 +40,8 @@ export type CommandPayloadTypeTests = [
   Expect<Equal<z.infer<typeof task.taskReleaseOrphansPayloadSchema>, task.TaskReleaseOrphansPayload>>,
   Expect<Equal<z.infer<typeof task.releasedAttemptSchema>, task.ReleasedAttempt>>,
   Expect<Equal<z.infer<typeof task.taskReleaseOrphansResultSchema>, task.TaskReleaseOrphansResult>>,
+  Expect<Equal<z.infer<typeof task.taskTokenIntrospectPayloadSchema>, task.TaskTokenIntrospectPayload>>,
+  Expect<Equal<z.infer<typeof task.taskTokenIntrospectResultSchema>, task.TaskTokenIntrospectResult>>,
 ];
 
 export type CommandEnvelopeTypeTests = [
@@ -65,5 +67,5 @@ export type SessionCommandTypeTests = [
 export type CommandSenderTypeTests = [
   // Daemon-sent commands travel on `cmd.<name>.<daemonId>`; the rest are the services'.
   Expect<Equal<DaemonCommandName, 'task.claim' | 'task.start' | 'task.renew' | 'task.complete' | 'task.fail' | 'task.release_orphans' | 'session.resolve'>>,
-  Expect<Equal<ServiceCommandName, 'task.enqueue' | 'task.cancel' | 'task.requeue' | 'task.cancel_matching'>>,
+  Expect<Equal<ServiceCommandName, 'task.enqueue' | 'task.cancel' | 'task.requeue' | 'task.cancel_matching' | 'task.token_introspect'>>,
 ];

@@ -14,6 +14,7 @@ export const SAMPLE_AGENT: AgentSnapshot = {
   model: 'claude-sonnet',
   thinkingLevel: null,
   skills: ['code-review'],
+  skillVersions: [{ name: 'code-review', hash: 'a'.repeat(64) }],
   env: { REVIEW_STRICTNESS: 'high' },
   extraArgs: [],
   mcpConfig: { servers: { github: { command: 'github-mcp', args: [] } } },

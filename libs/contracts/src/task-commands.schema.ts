@@ -10,7 +10,7 @@ import {
   type TokenUsage,
 } from './shared-fields.schema';
 import { identifierSchema } from './subject-segment';
-import { taskSourceSchema, type TaskSource } from './task-source.schema';
+import { TASK_SOURCE_KINDS, taskSourceSchema, type TaskSource } from './task-source.schema';
 import { taskFailureReasonSchema, taskStateSchema, type TaskFailureReason, type TaskState } from './task-state';
 
 // Payloads and results of the queue's request/reply commands. Every report names its attempt so
@@ -308,3 +308,51 @@ export interface TaskReleaseOrphansResult {
   tasks: ReleasedAttempt[];
 }
 export const taskReleaseOrphansResultSchema = z.object({ tasks: z.array(releasedAttemptSchema) });
+
+/**
+ * Who a presented task token speaks for, asked by the gateway before it lets an agent call back.
+ * The gateway sends the token's SHA-256 (what the queue keeps), never the token itself.
+ */
+export interface TaskTokenIntrospectPayload {
+  tokenHash: string;
+}
+export const taskTokenIntrospectPayloadSchema = z.object({
+  tokenHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a hex SHA-256'),
+});
+
+/** Why a token does not speak for anyone (any longer). */
+export const INACTIVE_TASK_TOKEN_REASONS = ['unknown', 'revoked', 'expired', 'attempt_ended'] as const;
+export type InactiveTaskTokenReason = (typeof INACTIVE_TASK_TOKEN_REASONS)[number];
+
+/**
+ * An active token names its attempt and what that attempt works on (its issue or chat session;
+ * both null for autopilot and quick-create tasks). Like RFC 7662, an inactive token is an answer,
+ * not an error: the gateway refuses the call with 401.
+ */
+export type TaskTokenIntrospectResult =
+  | {
+      active: true;
+      taskId: string;
+      attempt: number;
+      workspaceId: string;
+      agentId: string;
+      sourceKind: TaskSource['kind'];
+      issueId: string | null;
+      chatSessionId: string | null;
+      expiresAt: string;
+    }
+  | { active: false; reason: InactiveTaskTokenReason };
+export const taskTokenIntrospectResultSchema = z.discriminatedUnion('active', [
+  z.object({
+    active: z.literal(true),
+    taskId: identifierSchema,
+    attempt: positiveIntegerSchema,
+    workspaceId: identifierSchema,
+    agentId: identifierSchema,
+    sourceKind: z.enum(TASK_SOURCE_KINDS),
+    issueId: identifierSchema.nullable(),
+    chatSessionId: identifierSchema.nullable(),
+    expiresAt: isoTimestampSchema,
+  }),
+  z.object({ active: z.literal(false), reason: z.enum(INACTIVE_TASK_TOKEN_REASONS) }),
+]);

@@ -13,8 +13,9 @@ export function isTerminalTaskState(state: TaskState): state is TerminalTaskStat
 }
 
 /**
- * Why an attempt or a task ended badly. `transient` reasons may be retried (bounded attempts);
- * the others fail the task.
+ * Why an attempt or a task ended badly. `transient` reasons may be retried (bounded attempts, with
+ * backoff); the others fail the task. `poisonsSession`: the session the attempt ran in must not be
+ * resumed (design §7), so its retry, or the conversation's next task, starts fresh.
  */
 export const TASK_FAILURE_REASONS = {
   runtime_offline: { transient: true, description: 'The daemon or runtime stopped heartbeating.' },
@@ -23,11 +24,16 @@ export const TASK_FAILURE_REASONS = {
   not_started: { transient: true, description: 'Claimed but never reported started in time.' },
   timeout: { transient: true, description: 'The attempt exceeded its time budget or went idle.' },
   provider_network: { transient: true, description: 'The model provider could not be reached.' },
+  provider_error: { transient: true, description: 'The model provider answered with a server error (5xx, overloaded).' },
+  rate_limited: { transient: true, description: 'The model provider refused for a rate limit or quota (429); retried after its retry-after.' },
+  // Retried once fresh: a conversation that outgrew the context usually fits again without its history.
+  context_overflow: { transient: true, poisonsSession: true, description: 'The conversation exceeded the model context.' },
+  auth_failed: { transient: false, description: 'The model provider refused the agent\'s credentials (401/403).' },
+  invalid_request: { transient: false, poisonsSession: true, description: 'The model provider refused the request as malformed (400).' },
   agent_error: { transient: false, description: 'The agent CLI reported an error or exited abnormally.' },
   resume_rejected: { transient: false, description: 'The CLI rejected the session resume after a tool ran.' },
   invalid_output: { transient: false, description: 'The CLI produced output the adapter could not read.' },
-  context_overflow: { transient: false, description: 'The conversation exceeded the model context.' },
-  iteration_limit: { transient: false, description: 'The agent hit its turn or iteration limit.' },
+  iteration_limit: { transient: false, poisonsSession: true, description: 'The agent hit its turn or iteration limit.' },
   exec_env_failed: { transient: false, description: 'Preparing the work dir, skills or config failed.' },
   expired: { transient: false, description: 'The task waited in the queue past its deadline.' },
   internal: { transient: false, description: 'A Switchyard defect; see logs.' },
@@ -40,6 +46,11 @@ export const taskFailureReasonSchema = z.enum(
 
 export function isTransientFailureReason(reason: TaskFailureReason): boolean {
   return TASK_FAILURE_REASONS[reason].transient;
+}
+
+export function failureReasonPoisonsSession(reason: TaskFailureReason): boolean {
+  const entry = TASK_FAILURE_REASONS[reason];
+  return 'poisonsSession' in entry && entry.poisonsSession;
 }
 
 export const TASK_DEFERRAL_REASONS = ['scheduled', 'retry_backoff'] as const;

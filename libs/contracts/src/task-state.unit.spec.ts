@@ -1,6 +1,7 @@
 import {
   TASK_FAILURE_REASONS,
   TASK_STATES,
+  failureReasonPoisonsSession,
   isTerminalTaskState,
   isTransientFailureReason,
   taskFailureReasonSchema,
@@ -18,8 +19,17 @@ describe('task failure reasons', () => {
     const reasons = Object.keys(TASK_FAILURE_REASONS) as TaskFailureReason[];
     const transient = reasons.filter((reason) => isTransientFailureReason(reason));
     expect(transient.sort()).toEqual(
-      ['cancelled_by_shutdown', 'not_started', 'provider_network', 'runtime_offline', 'runtime_recovery', 'timeout'].sort(),
+      ['cancelled_by_shutdown', 'context_overflow', 'not_started', 'provider_error', 'provider_network', 'rate_limited', 'runtime_offline', 'runtime_recovery', 'timeout'].sort(),
     );
+  });
+
+  it('poison the session for an overflow, a refused request and the iteration limit only', () => {
+    const reasons = Object.keys(TASK_FAILURE_REASONS) as TaskFailureReason[];
+    expect(reasons.filter((reason) => failureReasonPoisonsSession(reason)).sort()).toEqual(['context_overflow', 'invalid_request', 'iteration_limit']);
+  });
+
+  it('never retry a refused credential or request', () => {
+    expect([isTransientFailureReason('auth_failed'), isTransientFailureReason('invalid_request')]).toEqual([false, false]);
   });
 
   it('validate against the table', () => {

@@ -8,6 +8,10 @@ export * from './connection/messaging.logger';
 export * from './connection/messaging.connection';
 export * from './provisioning/stream.definitions';
 export * from './provisioning/stream.provisioner';
+// Not `objectStoreJetStream`: raw nats.js clients never leave this library.
+export { ObjectStoreError, objectStoreBucketName, putObjectIfAbsent, readObject, type ReadObjectResult } from './object-store/object-store';
+export * from './provisioning/object-store.provisioner';
+export * from './key-value/key-value';
 export * from './publishing/jetstream.publisher';
 export * from './consuming/dead-letter.publisher';
 export * from './consuming/jetstream.consumer';

@@ -11,3 +11,4 @@ export * from './system-processes';
 export * from './session-resolve.client';
 export * from './test-bus';
 export * from './test-sealing-key';
+export * from './mcp-server/note-writer.mcp-server';

@@ -8,6 +8,7 @@ export function sampleAgentSnapshot(overrides: Partial<AgentSnapshot> = {}): Age
     model: null,
     thinkingLevel: null,
     skills: [],
+    skillVersions: [],
     env: {},
     extraArgs: [],
     mcpConfig: null,

@@ -1,4 +1,12 @@
-import { catalogStreamDefinitions, provisionStreams, type BusIdentity } from '@switchyard/messaging';
+import {
+  catalogKeyValueDefinitions,
+  catalogObjectStoreDefinitions,
+  catalogStreamDefinitions,
+  provisionKeyValueBuckets,
+  provisionObjectStores,
+  provisionStreams,
+  type BusIdentity,
+} from '@switchyard/messaging';
 import { deleteNamespaceStreams } from '@switchyard/messaging/testing';
 import { runMigrations } from '@switchyard/persistence';
 import { ConfigValidationError, createJsonLogger, startService, type PlatformConfig, type ServiceBaseConfig, type ServiceDefinition } from '@switchyard/service-kit';
@@ -103,6 +111,8 @@ async function provisionForPublishOnly(identity: BusIdentity, namespace: string)
   const connection = await connectTestMessaging({ name: `${identity.daemonId}-test-provisioning`, namespace });
   try {
     await provisionStreams(connection, catalogStreamDefinitions());
+    await provisionObjectStores(connection, catalogObjectStoreDefinitions());
+    await provisionKeyValueBuckets(connection, catalogKeyValueDefinitions());
   } finally {
     await connection.close();
   }

@@ -91,7 +91,14 @@ export async function startSystemProcesses(options: SystemProcessesOptions): Pro
     };
     // Keys for the whole system's life: a restarted queue or gateway opens what it sealed before.
     const settings: Record<SystemService, Record<string, string>> = {
-      queue: { DATABASE_URL: databaseUrl, QUEUE_TASK_TOKEN_SECRET: 'system-test-secret-system-test-secret', QUEUE_SECRET_KEYS: generateSecretKey() },
+      queue: {
+        DATABASE_URL: databaseUrl,
+        QUEUE_TASK_TOKEN_SECRET: 'system-test-secret-system-test-secret',
+        QUEUE_SECRET_KEYS: generateSecretKey(),
+        // Retries wait out a short backoff: deferred, yet claimed within a sweep.
+        QUEUE_RETRY_BACKOFF_BASE_MS: '200',
+        QUEUE_RETRY_BACKOFF_MAX_MS: '2000',
+      },
       'session-resume': { DATABASE_URL: databaseUrl },
       transcript: { DATABASE_URL: databaseUrl },
       gateway: { DATABASE_URL: databaseUrl, GATEWAY_SECRET_KEYS: generateSecretKey(), ...(options.gatewayToken ? { GATEWAY_BOOTSTRAP_TOKEN: options.gatewayToken } : {}) },
@@ -116,9 +123,11 @@ export async function startSystemProcesses(options: SystemProcessesOptions): Pro
       connection,
       startDaemon: async ({ daemonId, env }) =>
         start('services/daemon/src/main.js', {
-          ...(daemonId === undefined ? {} : { DAEMON_ID: daemonId, NATS_CREDENTIALS_FILE: await testCredentialsFile({ kind: 'daemon', daemonId }, namespace) }),
+          ...(daemonId === undefined ? {} : { DAEMON_ID: daemonId, NATS_CREDENTIALS_FILE: await testCredentialsFile({ kind: 'daemon', daemonId, workspaceId: env?.['DAEMON_WORKSPACE_ID'] ?? 'default' }, namespace) }),
           SWITCHYARD_HOME: home,
           DAEMON_PATH: `${path.join(root, 'tests/agent-clis/node_modules/.bin')}${path.delimiter}${process.env['PATH'] ?? ''}`,
+          // Agents call back to the gateway of this system (SWITCHYARD_API_URL), when one runs.
+          ...(latest.get('gateway') ? { DAEMON_GATEWAY_URL: latest.get('gateway')!.url } : {}),
           ...env,
         }),
       service(name) {

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { TaskSource } from '@switchyard/contracts';
+import { STREAM_CATALOG, type TaskSource } from '@switchyard/contracts';
+import { readStream } from '@switchyard/messaging/testing';
 import { sampleAgentSnapshot } from '@switchyard/testing';
 import { runtimeIdentityDescriptor, sessionFilePath } from '@switchyard/agent-adapters/wing';
 import { claudeOnMock, startDaemonE2eStack, type DaemonE2eStack } from './daemon-e2e.spec-helper';
@@ -93,5 +94,51 @@ describe('issue conversation resumes across tasks (real Claude Code)', () => {
     expect(retired.map((event) => event.payload)).toEqual([
       { sessionId: forced.sessionId, taskId: afterLoss.taskId, reason: 'session_store_missing', message: expect.any(String) },
     ]);
+  }, 300_000);
+
+  /** A task of its own agent and issue, so the conversation above is not touched; its first attempt meets `failure` once. */
+  async function failOnceThenRetry(options: { readonly agentId: string; readonly issueId: string; readonly failure: string; readonly reason: string }) {
+    const key = `${options.agentId}-${Date.now()}`;
+    const taskId = await stack.enqueue({
+      agentId: options.agentId,
+      agent: sampleAgentSnapshot({ model: null, env: claudeOnMock(stack.model) }),
+      runtimeId: RUNTIME_ID,
+      source: { kind: 'issue', issueId: options.issueId, trigger: 'assignment', commentId: null },
+      prompt: `Answer briefly [[secret:papaya]] [[scenario:error-once ${options.failure} ${key}]] [[scenario:text]]`,
+      maxAttempts: 2,
+    });
+    expect(await stack.waitForTask(taskId, ['completed', 'failed', 'cancelled'])).toMatchObject({ status: 'failed', failure_reason: options.reason });
+    const [retry] = await stack.tasks('retry_of_task_id = $1', [taskId]);
+    expect(retry).toBeDefined();
+    expect(await stack.waitForTask(retry!.task_id, ['completed', 'failed', 'cancelled'])).toMatchObject({ status: 'completed', failure_reason: null });
+    const deferred = (await readStream(stack.connection, STREAM_CATALOG.TASK_EVENTS.name))
+      .filter((message) => message.subject.startsWith(`task.deferred.${retry!.task_id}.`))
+      .map((message) => (JSON.parse(message.text) as { payload: unknown }).payload);
+    const keyed = stack.model.requests().filter((request) => JSON.stringify(request.body ?? null).includes(key));
+    return { taskId, retryId: retry!.task_id, deferred, statuses: keyed.map((request) => request.status), failures: await stack.failures(taskId) };
+  }
+
+  it('a provider 429 once: the run fails rate_limited, its retry waits out the backoff (task.deferred), then runs and completes', async () => {
+    const { retryId, deferred, statuses, failures } = await failOnceThenRetry({ agentId: 'agent-rate-limited', issueId: 'issue-429', failure: '429', reason: 'rate_limited' });
+
+    expect(failures).toEqual([expect.objectContaining({ reason: 'rate_limited', message: expect.stringContaining('429') })]);
+    expect(deferred).toEqual([expect.objectContaining({ taskId: retryId, reason: 'retry_backoff' })]);
+    // The real CLI met the 429 once (no retry of its own), and the retried run got its answers.
+    expect(statuses.length).toBeGreaterThanOrEqual(2);
+    expect(statuses).toEqual([429, ...statuses.slice(1).map(() => 200)]);
+  }, 300_000);
+
+  it('a context overflow poisons the session: the retry starts a fresh one and completes', async () => {
+    const { taskId, retryId, deferred, failures } = await failOnceThenRetry({ agentId: 'agent-overflow', issueId: 'issue-overflow', failure: 'context-overflow', reason: 'context_overflow' });
+
+    expect(failures).toEqual([expect.objectContaining({ reason: 'context_overflow', message: expect.stringContaining('Prompt is too long') })]);
+    expect(deferred).toEqual([expect.objectContaining({ reason: 'retry_backoff' })]);
+    const [failedStart] = await stack.started(taskId);
+    const [retryStart] = await stack.started(retryId);
+    expect(failedStart!.resumedSessionId).toBeNull();
+    // The failed attempt left a session (Claude reports one before the model call), and the retry did not resume it.
+    const pinned = (await stack.sessionEvents()).filter((event) => event.type === 'session.pinned' && event.payload['taskId'] === taskId);
+    expect(pinned).toHaveLength(1);
+    expect(retryStart!.resumedSessionId).toBeNull();
   }, 300_000);
 });

@@ -37,6 +37,16 @@ export const daemonConfigSchema = natsServiceConfigSchema(8084).extend({
   DAEMON_TOOL_BUDGET_MS: milliseconds(30 * 60_000),
   /** The longest a single run may take. */
   DAEMON_RUN_TIMEOUT_MS: milliseconds(4 * 60 * 60_000),
+  /**
+   * The gateway's base URL: agents call back there with their task token (`SWITCHYARD_API_URL`);
+   * enrollment also goes there. Unset: agents get no API URL, so `yard issue ...` cannot reach it.
+   */
+  DAEMON_GATEWAY_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  /** The built yard CLI (`main.js`) behind the agents' `yard`; default: the one beside this daemon's build. */
+  DAEMON_YARD_ENTRY: z.string().min(1).optional(),
   /** How long a run waits for session-resume's answer before it starts fresh (`resume_index_unavailable`). */
   DAEMON_SESSION_RESOLVE_TIMEOUT_MS: milliseconds(2_000),
 });

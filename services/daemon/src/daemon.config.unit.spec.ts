@@ -28,3 +28,14 @@ describe('daemon config: the daemon id', () => {
     expect(() => load({ DAEMON_ID: value })).toThrow(/DAEMON_ID/);
   });
 });
+
+describe('daemon config: the gateway agents call back', () => {
+  it('is unset by default, and taken without a trailing slash', () => {
+    expect(load({}).DAEMON_GATEWAY_URL).toBeUndefined();
+    expect(load({ DAEMON_GATEWAY_URL: 'http://127.0.0.1:8080/' }).DAEMON_GATEWAY_URL).toBe('http://127.0.0.1:8080');
+  });
+
+  it.each(['gateway', 'ftp://gateway.example', 'file:///etc/passwd'])('refuses %j at boot, naming the key', (value) => {
+    expect(() => load({ DAEMON_GATEWAY_URL: value })).toThrow(/DAEMON_GATEWAY_URL/);
+  });
+});

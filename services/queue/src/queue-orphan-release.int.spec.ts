@@ -82,9 +82,9 @@ describe('task.release_orphans: a restarted daemon gives up its previous process
         causation: `orphan:${taskId}:1`,
       })),
     );
-    // Default two attempts per chain: each retry is queued with the one left, on the same runtime.
+    // Default two attempts per chain: each retry waits out its backoff with the one left, on the same runtime.
     expect(await retriesOf(released.map((task) => task.taskId))).toEqual(
-      released.map(({ taskId, runtimeId }) => ({ retry_of_task_id: taskId, status: 'queued', runtime_id: runtimeId, max_attempts: 1 })),
+      released.map(({ taskId, runtimeId }) => ({ retry_of_task_id: taskId, status: 'deferred', runtime_id: runtimeId, max_attempts: 1 })),
     );
     // Published before the reply on the queue's one connection, so already here; the wait is slack.
     await waitFor(() => nudges.every((nudge) => nudge.count() > 0), 2_000);

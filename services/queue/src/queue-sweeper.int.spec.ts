@@ -73,7 +73,8 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
     expect(failed).toEqual({ status: 'failed', attempt: 1, failure_reason: 'runtime_offline' });
 
     const retries = await client.query<{ status: string; attempt: number }>('select status, attempt from agent_task_queue where retry_of_task_id = $1', [taskId]);
-    expect(retries).toEqual([{ status: 'queued', attempt: 0 }]);
+    // The retry waits out its backoff (QUEUE_RETRY_BACKOFF_*).
+    expect(retries).toEqual([{ status: 'deferred', attempt: 0 }]);
 
     // The daemon comes back: its renewal is refused, so it stops the run; its late complete changes nothing.
     const renewal = await client.send('task.renew', { taskId, attempt: 1, daemonId: DAEMON, leaseToken });
@@ -96,7 +97,7 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
     // No nudge within the failure window rejects.
     expect(await nudges.waitFor(1, { timeoutMs: FAILURE_WINDOW_MS })).toHaveLength(1);
     const retries = await client.query<{ status: string }>('select status from agent_task_queue where retry_of_task_id = $1', [taskId]);
-    expect(retries).toEqual([{ status: 'queued' }]);
+    expect(retries).toEqual([{ status: 'deferred' }]);
   });
 
   it('takes a heartbeat’s daemon from its subject: one naming another daemon is dead-lettered, never recorded', async () => {

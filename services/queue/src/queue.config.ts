@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HEARTBEAT_GAP_TOLERANCE_MS } from '@switchyard/contracts';
 import { secretKeysSettingSchema } from '@switchyard/persistence';
 import { databaseServiceConfigSchema } from '@switchyard/service-kit';
+import type { RetryBackoffSettings } from './domain/retry-backoff.policy';
 
 const milliseconds = (defaultValue: number) => z.coerce.number().int('must be an integer').positive('must be positive').default(defaultValue);
 
@@ -26,6 +27,10 @@ export const queueConfigSchema = databaseServiceConfigSchema(8081).extend({
   QUEUE_DEFAULT_MAX_CONCURRENT_TASKS: z.coerce.number().int().positive().default(6),
   /** Attempts per task including the first run (design: bounded, default 2). */
   QUEUE_DEFAULT_MAX_ATTEMPTS: z.coerce.number().int().positive().default(2),
+  /** An automatic retry waits about this long (jittered), doubling with each retry of the same work. */
+  QUEUE_RETRY_BACKOFF_BASE_MS: milliseconds(5_000),
+  /** The longest wait before a retry, also for a provider that asks for a longer retry-after. */
+  QUEUE_RETRY_BACKOFF_MAX_MS: milliseconds(5 * 60 * 1000),
   QUEUE_RELAY_POLL_INTERVAL_MS: milliseconds(200),
   /**
    * Key of the task-scoped tokens; every replica needs the same one. Unset: a random key per
@@ -42,7 +47,15 @@ export const queueConfigSchema = databaseServiceConfigSchema(8081).extend({
 }).refine((config) => config.QUEUE_RUNTIME_OFFLINE_AFTER_MS >= minimumOfflineWindowMs(config.QUEUE_HEARTBEAT_INTERVAL_MS), {
   path: ['QUEUE_RUNTIME_OFFLINE_AFTER_MS'],
   message: 'must be at least three QUEUE_HEARTBEAT_INTERVAL_MS plus 1000 ms',
+}).refine((config) => config.QUEUE_RETRY_BACKOFF_MAX_MS >= config.QUEUE_RETRY_BACKOFF_BASE_MS, {
+  path: ['QUEUE_RETRY_BACKOFF_MAX_MS'],
+  message: 'must be at least QUEUE_RETRY_BACKOFF_BASE_MS',
 });
+
+/** The retry backoff the config sets. */
+export function retryBackoffOf(config: Pick<QueueConfig, 'QUEUE_RETRY_BACKOFF_BASE_MS' | 'QUEUE_RETRY_BACKOFF_MAX_MS'>): RetryBackoffSettings {
+  return { baseMs: config.QUEUE_RETRY_BACKOFF_BASE_MS, maxMs: config.QUEUE_RETRY_BACKOFF_MAX_MS };
+}
 
 /** The shortest offline window that three missed heartbeats and a second of lateness cannot cross. */
 export function minimumOfflineWindowMs(heartbeatIntervalMs: number): number {

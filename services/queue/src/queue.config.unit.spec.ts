@@ -1,5 +1,5 @@
 import { ConfigValidationError, loadConfig } from '@switchyard/service-kit';
-import { minimumOfflineWindowMs, queueConfigSchema } from './queue.config';
+import { minimumOfflineWindowMs, queueConfigSchema, retryBackoffOf } from './queue.config';
 
 const BASE = { NATS_URL: 'nats://127.0.0.1:4222', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/queue' };
 const load = (env: NodeJS.ProcessEnv) => loadConfig({ service: 'queue', schema: queueConfigSchema, env: { ...BASE, ...env } });
@@ -16,5 +16,18 @@ describe('queue config: the offline window against the heartbeat interval', () =
     expect(() => load({ QUEUE_RUNTIME_OFFLINE_AFTER_MS: '15000' })).toThrow(ConfigValidationError);
     expect(() => load({ QUEUE_RUNTIME_OFFLINE_AFTER_MS: '15000' })).toThrow(/QUEUE_RUNTIME_OFFLINE_AFTER_MS/);
     expect(load({ QUEUE_RUNTIME_OFFLINE_AFTER_MS: '3000', QUEUE_HEARTBEAT_INTERVAL_MS: '500' }).QUEUE_RUNTIME_OFFLINE_AFTER_MS).toBe(3_000);
+  });
+});
+
+describe('queue config: retry backoff', () => {
+  it('defaults to 5 s doubling up to 5 min', () => {
+    const config = load({});
+    expect(retryBackoffOf(config)).toEqual({ baseMs: 5_000, maxMs: 300_000 });
+  });
+
+  it('refuses at boot a cap below the base and a base that is not a positive integer, naming the keys', () => {
+    expect(() => load({ QUEUE_RETRY_BACKOFF_BASE_MS: '10000', QUEUE_RETRY_BACKOFF_MAX_MS: '5000' })).toThrow(/QUEUE_RETRY_BACKOFF_MAX_MS/);
+    expect(() => load({ QUEUE_RETRY_BACKOFF_BASE_MS: '0' })).toThrow(/QUEUE_RETRY_BACKOFF_BASE_MS/);
+    expect(retryBackoffOf(load({ QUEUE_RETRY_BACKOFF_BASE_MS: '50', QUEUE_RETRY_BACKOFF_MAX_MS: '200' }))).toEqual({ baseMs: 50, maxMs: 200 });
   });
 });

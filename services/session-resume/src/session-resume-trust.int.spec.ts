@@ -19,6 +19,9 @@ async function endedConversation(bed: SessionResumeTestBed) {
   await bed.publish([prior.enqueued, prior.started, prior.pinned, prior.completed]);
   const resumed = { status: 'resume', sessionId: talk.sessionOf(priorId), workDir: talk.workDirOf(priorId) } as const;
   expect(await bed.eventually(talk.next(), resumed)).toEqual({ ok: true, result: resumed });
+  // The index converges whatever the order its consumers see these in, but the resume can be
+  // answered before the pin is indexed: a test comparing the entry before and after waits for all four.
+  await bed.indexed(priorId, (entry) => entry['outcome'] != null && (entry['session'] as { pinned?: unknown } | null)?.pinned != null);
   return { ...talk, priorId, resumed };
 }
 

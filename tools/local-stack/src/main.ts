@@ -82,7 +82,8 @@ async function main(): Promise<void> {
     await waitForAll();
     const gatewayUrl = listening.find((entry) => entry.name === 'gateway')!.url;
     for (const definition of LOCAL_SERVICES.filter((entry) => entry.name === 'daemon')) {
-      await launch(definition, await localDaemonEnrollment({ home: config.homeDirectory, gatewayUrl, apiToken }));
+      // The gateway its agents call back with their task tokens, enrolled or not.
+      await launch(definition, { ...(await localDaemonEnrollment({ home: config.homeDirectory, gatewayUrl, apiToken })), DAEMON_GATEWAY_URL: gatewayUrl });
     }
     await waitForAll();
 

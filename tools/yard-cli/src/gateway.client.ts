@@ -33,6 +33,21 @@ export interface RuntimeView {
   readonly status: string;
 }
 
+export interface IssueView {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  readonly status: string;
+  readonly parentIssueId: string | null;
+}
+
+export interface CommentView {
+  readonly id: string;
+  readonly author: { readonly kind: string; readonly id: string };
+  readonly body: string;
+  readonly createdAt: string;
+}
+
 /** The REST calls `yard` makes (see docs/architecture/gateway.md). */
 export class GatewayClient {
   constructor(private readonly settings: YardSettings) {}
@@ -59,6 +74,26 @@ export class GatewayClient {
 
   cancelTask(taskId: string): Promise<TaskView> {
     return this.call('POST', `/api/tasks/${encodeURIComponent(taskId)}/cancel`, {});
+  }
+
+  issue(issueId: string): Promise<IssueView> {
+    return this.call('GET', `/api/issues/${encodeURIComponent(issueId)}`);
+  }
+
+  comments(issueId: string): Promise<{ comments: CommentView[] }> {
+    return this.call('GET', `/api/issues/${encodeURIComponent(issueId)}/comments`);
+  }
+
+  comment(issueId: string, body: string): Promise<CommentView> {
+    return this.call('POST', `/api/issues/${encodeURIComponent(issueId)}/comments`, { body });
+  }
+
+  setIssueStatus(issueId: string, status: string): Promise<IssueView> {
+    return this.call('PATCH', `/api/issues/${encodeURIComponent(issueId)}`, { status });
+  }
+
+  createIssue(input: { title: string; parentIssueId: string; description?: string }): Promise<IssueView> {
+    return this.call('POST', '/api/issues', input);
   }
 
   /** The whole timeline, page by page. */

@@ -4,6 +4,8 @@ import { GatewayClient, GatewayRequestError } from './gateway.client';
 import { FollowError, followTask } from './timeline.follower';
 import { renderActivity, renderEntry, renderStatus } from './timeline.renderer';
 import { resolveYardSettings, YardSettingsError } from './yard.settings';
+import { ISSUE_COMMAND_USAGE, IssueCommandError, parseIssueCommand } from './issue-command.parser';
+import { runIssueCommand } from './issue-command.runner';
 
 const USAGE = `yard — the Switchyard command line
 
@@ -14,9 +16,10 @@ const USAGE = `yard — the Switchyard command line
   yard task follow <taskId> [--after <seq>] [--json]
   yard task messages <taskId> [--json]
   yard task cancel <taskId>
+${ISSUE_COMMAND_USAGE}
 
-  --url <gateway url>   default: SWITCHYARD_URL, else the local stack's gateway (npm start)
-  --token <api token>   default: SWITCHYARD_TOKEN, else the local stack's token
+  --url <gateway url>   default: SWITCHYARD_URL, else SWITCHYARD_API_URL (an agent's), else the local stack's gateway (npm start)
+  --token <token>       an API token, or an agent's task token; default: SWITCHYARD_TOKEN, else the local stack's token
   --json                timeline rows as JSON lines (one TimelineEntry each), nothing else on stdout
   Exit code: 0 done (a followed task completed), 1 failed, 2 usage error.`;
 
@@ -33,6 +36,10 @@ const OPTIONS = {
   follow: { type: 'boolean' },
   json: { type: 'boolean' },
   after: { type: 'string' },
+  issue: { type: 'string' },
+  parent: { type: 'string' },
+  title: { type: 'string' },
+  description: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -85,6 +92,10 @@ async function run(argv: readonly string[]): Promise<number> {
   };
 
   const [noun, verb, target] = positionals;
+  if (noun === 'issue') {
+    const command = parseIssueCommand({ verb, words: positionals.slice(2), flags: values, env: process.env });
+    return runIssueCommand(command, gateway, { print, json, readStdin });
+  }
   switch (`${noun} ${verb}`) {
     case 'runtime list':
       for (const runtime of (await gateway.listRuntimes()).runtimes) print(`${runtime.runtimeId}\t${runtime.identity} ${runtime.version}\t${runtime.status}`);
@@ -125,10 +136,16 @@ async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (error instanceof UsageError || error instanceof IssueCommandError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
       process.stderr.write(`yard: ${error.message}\n\n${USAGE}\n`);
       process.exit(2);
     }

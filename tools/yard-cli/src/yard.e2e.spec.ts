@@ -75,6 +75,35 @@ describe('yard → gateway → queue → daemon → real Claude Code → transcr
     expect(replayed).toEqual(live);
   }, 240_000);
 
+  it('acts on an issue with the agent commands: comment (argument and stdin), status, sub-issue, show; a refusal names the API’s code', async () => {
+    const created = await fetch(`${gatewayUrl}/api/issues`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Issue for yard', description: 'Driven by yard issue' }),
+    });
+    const issueId = ((await created.json()) as { id: string }).id;
+    const inIssue = { env: { ...process.env, SWITCHYARD_API_URL: gatewayUrl, SWITCHYARD_TOKEN: TOKEN, SWITCHYARD_ISSUE_ID: issueId } };
+
+    expect((await run(process.execPath, [yardMain, 'issue', 'comment', 'First', 'words'], inIssue)).stdout).toContain(`commented on ${issueId}`);
+    const fromStdin = run(process.execPath, [yardMain, 'issue', 'comment'], inIssue);
+    fromStdin.child.stdin?.end('From stdin,\nover two lines');
+    await fromStdin;
+    expect((await run(process.execPath, [yardMain, 'issue', 'status', 'in_progress'], inIssue)).stdout).toBe(`${issueId}\tin_progress\n`);
+    const child = await run(process.execPath, [yardMain, 'issue', 'create', '--title', 'A sub-issue', '--description', 'made by yard', '--json'], inIssue);
+    expect(JSON.parse(child.stdout)).toMatchObject({ title: 'A sub-issue', description: 'made by yard', parentIssueId: issueId });
+
+    const shown = JSON.parse((await run(process.execPath, [yardMain, 'issue', 'show', '--json'], inIssue)).stdout) as { issue: { status: string }; comments: Array<{ body: string }> };
+    expect(shown.issue.status).toBe('in_progress');
+    expect(shown.comments.map((comment) => comment.body)).toEqual(['First words', 'From stdin,\nover two lines']);
+    expect((await run(process.execPath, [yardMain, 'issue', 'show'], inIssue)).stdout).toContain('[in_progress]\tIssue for yard');
+
+    const refused = await run(process.execPath, [yardMain, 'issue', 'status', 'open'], inIssue).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+    );
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/^yard: validation_failed: .*\(HTTP 400\)/) });
+  }, 60_000);
+
   it('cancels a running task: the follower sees it end cancelled', async () => {
     const agentId = await claudeAgent();
     const created = await yard('task', 'create', '--agent', agentId, '--prompt', 'Take long [[scenario:slow 60000]]');

@@ -6,6 +6,7 @@ import {
   type AnyMessage,
   type ClientContext,
   type InitializeRequest,
+  type McpCapabilities,
   type NewSessionRequest,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
@@ -15,7 +16,11 @@ import type { TranslatorContext, Translator } from '../backend/translator.types'
 import type { AgentSession, Backend, BackendExecuteOptions } from '../backend/backend.types';
 import { AcpConnectionClosedError, createAcpClientStream } from './acp-client.stream';
 import { createAcpEventTranslator } from './acp-event.translator';
+import { acpSessionMcpServers } from './acp-mcp.servers';
 import { waitOutGeminiSameMinuteLoad } from './gemini-session.guard';
+import { resolveThinking, type ThinkingMapper } from '../backend/thinking-level';
+import { withOpeningNotes } from '../backend/opening-notes.session';
+import { acpThinking, geminiThinking } from './acp-thinking';
 
 /** How tool permission requests are answered: `allow` picks an allow option (once before always). */
 export type AcpPermissionPolicy = 'allow' | 'reject';
@@ -35,6 +40,8 @@ export interface AcpBackendOptions {
   /** How long `cancel` waits for the agent to end the turn after session/cancel before killing. */
   readonly cancelGraceMs?: number;
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** How the agent takes a thinking level; by default it takes none and the timeline says so. */
+  readonly thinking?: ThinkingMapper;
   /**
    * The method that reopens a session, when the agent documents one; without it, `session/resume`
    * if the agent advertises it at initialize, else `session/load`.
@@ -89,6 +96,8 @@ interface AcpRunState {
   readonly promptEnded: Promise<void>;
   /** The agent session, once created. */
   session: AgentSession | undefined;
+  /** The translator's context, once the process started: protocol notes go through it into the timeline. */
+  translatorContext: TranslatorContext | undefined;
 }
 
 /** One run: what it was asked, the SDK connection over the session's frames, and its state. */
@@ -117,8 +126,9 @@ export function createAcpBackend(backendOptions: AcpBackendOptions): Backend {
   const settings = acpSettings(backendOptions);
   const acpClient = createAcpClient(settings);
   return {
-    execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
-      return executeAcpRun({ settings, backendOptions, acpClient, prompt, run: options });
+    async execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
+      const thinking = resolveThinking(options.thinkingLevel, backendOptions.thinking ?? acpThinking);
+      return withOpeningNotes(await executeAcpRun({ settings, backendOptions, acpClient, prompt, run: options }), thinking.notes);
     },
   };
 }
@@ -171,6 +181,7 @@ function connectAcpRun(input: AcpRunRequest): AcpRun {
     notePromptSettled,
     promptEnded,
     session: undefined,
+    translatorContext: undefined,
   };
   const frames = createAcpClientStream({
     writeLine: (line) => (state.processInput ? state.processInput.writeStdin(line) : Promise.reject(new Error('the agent process is not started'))),
@@ -182,6 +193,7 @@ function connectAcpRun(input: AcpRunRequest): AcpRun {
 /** The translator reads both sides: the agent's frames as they arrive, ours as the SDK sends them. */
 function createTeedTranslator(acp: AcpRun, context: TranslatorContext): Translator {
   const translate = createAcpEventTranslator(context, acp.backendOptions.provider ? { provider: acp.backendOptions.provider } : {});
+  acp.state.translatorContext = context;
   acp.state.teeClientMessage = (message) => {
     try {
       translate({ from: 'client', frame: message });
@@ -234,7 +246,7 @@ async function openSession(acp: AcpRun, agent: ClientContext): Promise<string> {
     clientInfo: settings.clientInfo ?? { name: 'switchyard', version: '1' },
   };
   const initialized = await agent.request(methods.agent.initialize, initializeParams);
-  const sessionParams: NewSessionRequest = { cwd: run.cwd, mcpServers: [] };
+  const sessionParams: NewSessionRequest = { cwd: run.cwd, mcpServers: mcpServersFor(acp, initialized.agentCapabilities?.mcpCapabilities) };
   if (!run.resumeSessionId) return (await agent.request(methods.agent.session.new, sessionParams)).sessionId;
   const resumeParams = { sessionId: run.resumeSessionId, ...sessionParams };
   const useResume = settings.resumeMethod ? settings.resumeMethod === 'session/resume' : Boolean(initialized.agentCapabilities?.sessionCapabilities?.resume);
@@ -242,6 +254,16 @@ async function openSession(acp: AcpRun, agent: ClientContext): Promise<string> {
   else await agent.request(methods.agent.session.load, resumeParams);
   await waitForQuiet(acp);
   return run.resumeSessionId;
+}
+
+/** The agent's MCP servers it can take (the same for session/new, /load and /resume); the rest said in the timeline. */
+function mcpServersFor(acp: AcpRun, capabilities: McpCapabilities | undefined): NewSessionRequest['mcpServers'] {
+  const { mcpServers, leftOut } = acpSessionMcpServers(acp.run.mcp, capabilities);
+  if (leftOut.length > 0) {
+    const servers = leftOut.map((server) => `${server.name} (${server.transport})`).join(', ');
+    acp.state.translatorContext?.emit({ type: 'log', level: 'warn', text: `MCP servers not delivered: the agent does not advertise their transport in mcpCapabilities: ${servers}` });
+  }
+  return mcpServers;
 }
 
 async function waitForQuiet(acp: AcpRun): Promise<void> {
@@ -278,6 +300,7 @@ export function createGeminiAcpBackend(options: Partial<Omit<AcpBackendOptions, 
   return createAcpBackend({
     adapterArgs: ['--acp'],
     modelArgs: (model) => ['--model', model],
+    thinking: geminiThinking,
     provider: 'google',
     beforeResume: async ({ sessionId, run }) => {
       const home = run.env['HOME'];

@@ -1,6 +1,7 @@
 import type { Backend } from '../backend/backend.types';
 import type { FamilyWing } from '../family-kit/family-wing.types';
 import type { RuntimeIdentityDescriptor } from '../family-kit/runtime-identity.types';
+import { classifyAcpFailure } from './acp-failure.classifier';
 import { createAcpBackend, createGeminiAcpBackend } from './acp.backend';
 import { writeGeminiHome } from './gemini-home.writer';
 
@@ -21,6 +22,7 @@ function acpBackendFor(descriptor: RuntimeIdentityDescriptor | undefined): Backe
 
 export const ACP_WING: FamilyWing = {
   backendFor: (_target, builtIn) => acpBackendFor(builtIn),
+  classifyFailure: classifyAcpFailure,
   async prepareLaunchEnvironment({ target, home }): Promise<Record<string, string>> {
     // Gemini CLI's own settings; other ACP agents (profiles, later identities) bring their own.
     if (target.identity !== 'gemini-cli') return {};

@@ -3,7 +3,9 @@ import path from 'node:path';
 
 /** Gemini CLI settings for an unattended, offline-safe run (CLI 0.61 key names). */
 export const GEMINI_UNATTENDED_SETTINGS = {
-  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+  // maxAttempts: Gemini CLI tries a failed model call 10 times, up to 30 s apart; two keep a blip
+  // invisible and leave longer waits to the queue's backoff.
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, maxAttempts: 2 },
   privacy: { usageStatisticsEnabled: false },
   telemetry: { enabled: false },
   security: { auth: { selectedType: 'gemini-api-key' } },

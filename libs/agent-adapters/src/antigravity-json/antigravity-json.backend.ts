@@ -8,6 +8,9 @@ import type { Translator, TranslatorContext } from '../backend/translator.types'
 import { antigravityOutputMode, type AntigravityOutputMode } from './antigravity-cli.version';
 import { createAntigravityStreamTranslator, createAntigravityTextTranslator } from './antigravity-event.translator';
 import { parseAntigravityLog, settleAntigravityRun } from './antigravity-log.reader';
+import { resolveThinking } from '../backend/thinking-level';
+import { withOpeningNotes } from '../backend/opening-notes.session';
+import { antigravityThinking } from './antigravity-thinking';
 
 /** When the run has no total budget: agy's timeout has no "off" and is 5 min when not passed. */
 const UNBOUNDED_PRINT_TIMEOUT_MS = 24 * 60 * 60_000;
@@ -125,7 +128,7 @@ export function createAntigravityBackend(backendOptions: AntigravityBackendOptio
         return settleAntigravityRun({ result: run, log: parseAntigravityLog(logText), mode, printTimeout, stdoutText: stdoutLines.join('\n') });
       });
 
-      return { ...session, messages: withSessionFromLog(session.messages, result), result };
+      return withOpeningNotes({ ...session, messages: withSessionFromLog(session.messages, result), result }, resolveThinking(options.thinkingLevel, antigravityThinking).notes);
     },
   };
 }

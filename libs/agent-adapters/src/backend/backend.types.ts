@@ -1,4 +1,5 @@
 import type { AgentMessage, TokenUsage } from '@switchyard/contracts';
+import type { McpArtefacts } from '../mcp/mcp-artefacts.types';
 import type { AgentRunError } from '../run-errors/agent-run-error.codes';
 
 export const AGENT_RUN_STATUSES = ['completed', 'failed', 'aborted', 'timeout', 'cancelled'] as const;
@@ -25,6 +26,10 @@ export interface BackendExecuteOptions {
   /** Fixed profile arguments, placed after the executable and before the adapter's own arguments. */
   readonly launchArgs?: readonly string[];
   readonly model?: string;
+  /** The agent's thinking level (`THINKING_LEVELS`), mapped by the family; one it cannot take is said in the timeline. */
+  readonly thinkingLevel?: string;
+  /** The agent's MCP servers as `writeMcpConfig` prepared them for this CLI; the family's backend hands them over. */
+  readonly mcp?: McpArtefacts;
   /** Session to resume; the result says whether the CLI rejected it. */
   readonly resumeSessionId?: string;
   readonly timeouts?: AgentRunTimeouts;

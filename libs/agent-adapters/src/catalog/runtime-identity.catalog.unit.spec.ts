@@ -33,7 +33,7 @@ describe('the runtime catalog', () => {
   });
 
   it('lays out a profile’s command, or an identity named under another family, as its family does', () => {
-    expect(runtimeLayoutFor({ protocolFamily: 'claude-stream-json', identity: 'qwen-code' })).toMatchObject({ contextFileName: 'QWEN.md', mcpDelivery: 'gemini-settings-file', settingsFile: '.qwen/settings.json' });
+    expect(runtimeLayoutFor({ protocolFamily: 'claude-stream-json', identity: 'qwen-code' })).toMatchObject({ contextFileName: 'QWEN.md', mcpDelivery: 'qwen-config-file', settingsFile: null });
     expect(runtimeLayoutFor({ protocolFamily: 'claude-stream-json', identity: null })).toEqual(familyLayout('claude-stream-json'));
     expect(runtimeLayoutFor({ protocolFamily: 'acp', identity: 'qwen-code' })).toEqual(familyLayout('acp'));
     expect(sessionStoreLayoutFor({ protocolFamily: 'claude-stream-json', identity: null })).toBeNull();

@@ -1,3 +1,4 @@
+import type { McpArtefacts } from '../mcp/mcp-artefacts.types';
 import { asJsonObject, type JsonObject, type McpServer, type WorkDirectoryFiles } from '../mcp/mcp-server.types';
 
 /** Our own file, never the user's `.mcp.json`: replaced whole each task, so nothing stale survives. */
@@ -19,4 +20,12 @@ export function toClaudeMcpJson(servers: readonly McpServer[]): JsonObject {
 export async function writeClaudeMcpConfig(options: { files: WorkDirectoryFiles; servers: readonly McpServer[] }): Promise<string> {
   const { path } = await options.files.writeIfChanged(CLAUDE_MCP_CONFIG_PATH, `${JSON.stringify(toClaudeMcpJson(options.servers), null, 2)}\n`, 0o600);
   return path;
+}
+
+/**
+ * The flags that hand Claude Code its servers: our file, and `--strict-mcp-config` so no
+ * `.mcp.json` of the repository or user config adds servers the agent was not given.
+ */
+export function claudeMcpArgs(mcp: McpArtefacts | undefined): string[] {
+  return mcp?.kind === 'claude-config-file' ? ['--mcp-config', mcp.path, '--strict-mcp-config'] : [];
 }

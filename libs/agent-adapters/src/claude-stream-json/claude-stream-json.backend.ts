@@ -2,9 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createAgentSession, type AgentProcessInput } from '../backend/agent-session';
 import type { AgentSession, Backend, BackendExecuteOptions } from '../backend/backend.types';
 import type { Translator } from '../backend/translator.types';
+import { claudeMcpArgs } from './claude-mcp.config';
 import { answerClaudeControlRequest, type ClaudePermissionPolicy } from './claude-control.responder';
 import { createClaudeEventTranslator } from './claude-event.translator';
 import { streamJsonUserLine as userMessageLine } from './stream-json-family.session';
+import { resolveThinking } from '../backend/thinking-level';
+import { withOpeningNotes } from '../backend/opening-notes.session';
+import { claudeCodeThinking } from './claude-thinking';
 
 export interface ClaudeStreamJsonBackendOptions {
   /** How tool permission prompts (`control_request` `can_use_tool`) are answered. */
@@ -28,6 +32,7 @@ export function createClaudeStreamJsonBackend(backendOptions: ClaudeStreamJsonBa
   const permissionPolicy = backendOptions.permissionPolicy ?? 'allow';
   return {
     execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
+      const thinking = resolveThinking(options.thinkingLevel, claudeCodeThinking);
       const adapterArgs = [
         '-p',
         '--input-format',
@@ -39,8 +44,10 @@ export function createClaudeStreamJsonBackend(backendOptions: ClaudeStreamJsonBa
         backendOptions.permissionMode ?? 'bypassPermissions',
         '--permission-prompt-tool',
         'stdio',
+        ...claudeMcpArgs(options.mcp),
         ...(options.model ? ['--model', options.model] : []),
         ...(options.resumeSessionId ? ['--resume', options.resumeSessionId] : []),
+        ...thinking.args,
       ];
       let processInput: AgentProcessInput | undefined;
       const answer = (event: unknown): void => {
@@ -49,8 +56,9 @@ export function createClaudeStreamJsonBackend(backendOptions: ClaudeStreamJsonBa
         if (reply && processInput) void processInput.writeStdin(`${JSON.stringify(reply)}\n`).catch(() => undefined);
       };
       return Promise.resolve(
-        createAgentSession({
-          run: options,
+        withOpeningNotes(createAgentSession({
+          // A variable the agent set itself wins over the level's.
+          run: { ...options, env: { ...thinking.env, ...options.env } },
           adapterArgs,
           createTranslator: (context): Translator => {
             const translate = createClaudeEventTranslator(context, { permissionPolicy });
@@ -71,7 +79,7 @@ export function createClaudeStreamJsonBackend(backendOptions: ClaudeStreamJsonBa
             interrupt: () => input.writeStdin(`${JSON.stringify({ type: 'control_request', request_id: randomUUID(), request: { subtype: 'interrupt' } })}\n`),
             };
           },
-        }),
+        }), thinking.notes),
       );
     },
   };

@@ -36,8 +36,7 @@ export const CLAUDE_STREAM_JSON_FAMILY = defineProtocolFamily({
       probeEnv: { QWEN_CODE_NO_RELAUNCH: 'true' },
       contextFileName: 'QWEN.md',
       skillsDirectory: '.qwen/skills',
-      mcpDelivery: 'gemini-settings-file',
-      settingsFile: '.qwen/settings.json',
+      mcpDelivery: 'qwen-config-file',
       // Checked on 0.15.x: the runtime dir is QWEN_RUNTIME_DIR, else QWEN_HOME, else ~/.qwen; the
       // project folder is the cwd with the same substitution as Claude's, not shortened.
       sessionStore: { rootEnv: ['QWEN_RUNTIME_DIR', 'QWEN_HOME'], homeFolder: '.qwen', sessionFile: 'projects/{project}/chats/{sessionId}.jsonl', projectFolderMaxLength: null },
@@ -50,6 +49,8 @@ export const CLAUDE_STREAM_JSON_FAMILY = defineProtocolFamily({
       provider: 'tencent',
       contextFileName: 'CODEBUDDY.md',
       skillsDirectory: '.codebuddy/skills',
+      // Not installable here, so its MCP flags are unproven: the timeline says the servers were not given.
+      mcpDelivery: 'none',
       verification: 'recorded-frames',
     },
     {

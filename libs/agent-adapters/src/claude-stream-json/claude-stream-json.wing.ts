@@ -1,6 +1,7 @@
 import type { Backend } from '../backend/backend.types';
 import type { FamilyWing, LaunchEnvironmentRequest, LaunchTarget } from '../family-kit/family-wing.types';
 import { openAiCompatibleEndpoint } from '../family-kit/openai-compatible.endpoint';
+import { STREAM_JSON_FAILED_OUTPUT, classifyClaudeFailure } from './claude-failure.classifier';
 import { createClaudeStreamJsonBackend } from './claude-stream-json.backend';
 import { createCodeBuddyBackend } from './codebuddy.backend';
 import { createCursorAgentBackend } from './cursor-agent.backend';
@@ -25,6 +26,9 @@ function claudeEnvironment(): Record<string, string> {
     DISABLE_AUTOUPDATER: '1',
     DISABLE_TELEMETRY: '1',
     DISABLE_ERROR_REPORTING: '1',
+    // Claude retries a failed model call 10 times by default, up to ~40 s apart (minutes on a cut
+    // connection); two keep a blip invisible and leave longer waits to the queue's backoff.
+    CLAUDE_CODE_MAX_RETRIES: '2',
     // As root, bypassPermissions is refused unless the CLI is told it runs sandboxed.
     ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
   };
@@ -41,5 +45,7 @@ async function qwenEnvironment(request: LaunchEnvironmentRequest): Promise<Recor
 
 export const CLAUDE_STREAM_JSON_WING: FamilyWing = {
   backendFor: (target: LaunchTarget) => (IDENTITY_BACKENDS[target.identity ?? ''] ?? plainBackend)(),
+  classifyFailure: classifyClaudeFailure,
+  failedOutput: STREAM_JSON_FAILED_OUTPUT,
   prepareLaunchEnvironment: (request) => (request.target.identity === 'qwen-code' ? qwenEnvironment(request) : Promise.resolve(claudeEnvironment())),
 };

@@ -2,6 +2,10 @@ import type { AgentSession, Backend, BackendExecuteOptions } from '../backend/ba
 import type { ClaudePermissionPolicy } from './claude-control.responder';
 import { QWEN_CODE_DIALECT } from './stream-json.dialect';
 import { startStreamJsonFamilySession } from './stream-json-family.session';
+import { qwenMcpArgs } from './qwen-mcp.config';
+import { qwenCodeThinking } from './claude-thinking';
+import { resolveThinking } from '../backend/thinking-level';
+import { writeThinkingSettings } from '../backend/thinking-settings.file';
 
 export interface QwenCodeBackendOptions {
   /** `--auth-type`; `openai` (default) reads `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `OPENAI_MODEL` from the env. */
@@ -19,7 +23,9 @@ export interface QwenCodeBackendOptions {
  */
 export function createQwenCodeBackend(backendOptions: QwenCodeBackendOptions = {}): Backend {
   return {
-    execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
+    async execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
+      const thinking = resolveThinking(options.thinkingLevel, qwenCodeThinking);
+      const settings = await writeThinkingSettings(thinking);
       const adapterArgs = [
         '--auth-type',
         backendOptions.authType ?? 'openai',
@@ -30,17 +36,21 @@ export function createQwenCodeBackend(backendOptions: QwenCodeBackendOptions = {
         '--yolo',
         ...(options.model ? ['--model', options.model] : []),
         ...(options.resumeSessionId ? ['--resume', options.resumeSessionId] : []),
+        // Last: its server-names option is variadic.
+        ...qwenMcpArgs(options.mcp),
       ];
-      return Promise.resolve(
-        startStreamJsonFamilySession({
-          prompt,
-          run: options,
-          dialect: QWEN_CODE_DIALECT,
-          adapterArgs,
-          promptInput: 'stream-json',
-          ...(backendOptions.permissionPolicy ? { permissionPolicy: backendOptions.permissionPolicy } : {}),
-        }),
-      );
+      const session = startStreamJsonFamilySession({
+        prompt,
+        run: { ...options, env: { ...options.env, ...settings.env } },
+        dialect: QWEN_CODE_DIALECT,
+        adapterArgs,
+        promptInput: 'stream-json',
+        thinking,
+        ...(backendOptions.permissionPolicy ? { permissionPolicy: backendOptions.permissionPolicy } : {}),
+      });
+      // The run's settings file goes with the run, before its result is told (which never rejects).
+      const result = session.result.then((ended) => settings.remove().then(() => ended, () => ended));
+      return { ...session, result, cancel: () => session.cancel() };
     },
   };
 }

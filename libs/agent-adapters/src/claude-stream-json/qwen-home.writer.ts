@@ -12,6 +12,9 @@ export const QWEN_UNATTENDED_SETTINGS = {
   telemetry: { enabled: false },
   memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false, enableAutoSkill: false },
   ide: { enabled: false },
+  // One retry of a failed connection, then the queue's backoff; Qwen Code's own loop on a 429 or
+  // a 5xx ignores it (protocol-families.md, "Failure classification").
+  model: { generationConfig: { maxRetries: 1 } },
 } as const;
 
 /** Environment every Qwen Code run needs besides the model variables. */

@@ -22,6 +22,7 @@ describe('writeQwenHome', () => {
       telemetry: { enabled: false },
       memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false, enableAutoSkill: false },
       ide: { enabled: false },
+      model: { generationConfig: { maxRetries: 1 } },
     });
     expect(written.env).toEqual({ QWEN_CODE_NO_RELAUNCH: 'true' });
   });

@@ -4,6 +4,8 @@ import type { Translator } from '../backend/translator.types';
 import { answerClaudeControlRequest, type ClaudePermissionPolicy } from './claude-control.responder';
 import { createClaudeEventTranslator } from './claude-event.translator';
 import type { StreamJsonDialect } from './stream-json.dialect';
+import { resolveThinking, unsupportedThinking, type ResolvedThinking } from '../backend/thinking-level';
+import { withOpeningNotes } from '../backend/opening-notes.session';
 
 /** One user turn on a stream-json stdin (`--input-format stream-json`). */
 export function streamJsonUserLine(text: string): string {
@@ -23,7 +25,11 @@ export interface StreamJsonFamilySessionOptions {
    */
   readonly promptInput: 'stream-json' | 'text';
   readonly permissionPolicy?: ClaudePermissionPolicy;
+  /** The run's thinking level as the identity resolved it; by default the CLI takes none and the timeline says so. */
+  readonly thinking?: ResolvedThinking;
 }
+
+const NO_THINKING_SETTING = unsupportedThinking('the CLI has no thinking setting Switchyard can pass');
 
 /** Runs one turn of a Claude stream-json family CLI other than Claude Code itself. */
 export function startStreamJsonFamilySession(options: StreamJsonFamilySessionOptions): AgentSession {
@@ -34,9 +40,10 @@ export function startStreamJsonFamilySession(options: StreamJsonFamilySessionOpt
     // A write error means the CLI is gone; its exit is reported by the result.
     if (reply && processInput) void processInput.writeStdin(`${JSON.stringify(reply)}\n`).catch(() => undefined);
   };
-  return createAgentSession({
-    run: options.run,
-    adapterArgs: options.adapterArgs,
+  const thinking = options.thinking ?? resolveThinking(options.run.thinkingLevel, NO_THINKING_SETTING);
+  const session = createAgentSession({
+    run: { ...options.run, env: { ...thinking.env, ...options.run.env } },
+    adapterArgs: [...options.adapterArgs, ...thinking.args],
     createTranslator: (context): Translator => {
       const translate = createClaudeEventTranslator(context, { permissionPolicy, dialect: options.dialect });
       return (event) => {
@@ -56,4 +63,5 @@ export function startStreamJsonFamilySession(options: StreamJsonFamilySessionOpt
     endStdinOnResult: true,
     ...(options.dialect.resumeRejectedInProse ? { resumeRejectedPattern: options.dialect.resumeRejectedInProse } : {}),
   });
+  return withOpeningNotes(session, thinking.notes);
 }

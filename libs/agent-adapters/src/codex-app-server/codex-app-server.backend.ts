@@ -1,6 +1,12 @@
 import { createAgentSession, type AgentProcessInput } from '../backend/agent-session';
 import type { AgentSession, Backend, BackendExecuteOptions } from '../backend/backend.types';
 import type { Translator, TranslatorContext } from '../backend/translator.types';
+import { resolveThinking } from '../backend/thinking-level';
+import { withOpeningNotes } from '../backend/opening-notes.session';
+import { codexThinking } from './codex-thinking';
+import type { JsonObject } from '../mcp/mcp-server.types';
+import { codexMcpThreadConfig } from './codex-mcp.config';
+import { createCodexMcpStartupTracker, type CodexMcpStartupTracker } from './codex-mcp-startup.tracker';
 import { CODEX_RESUME_REJECTED, createCodexEventTranslator } from './codex-event.translator';
 import { CODEX_APPROVAL_REQUESTS, type CodexApprovalPolicy, type CodexSandboxMode, type CodexThreadResponse, type CodexTurnResponse } from './codex-wire.types';
 import {
@@ -19,7 +25,11 @@ export interface CodexAppServerBackendOptions {
   /** How the client names itself in `initialize` (Codex puts it in its user agent). */
   readonly clientName?: string;
   readonly clientVersion?: string;
+  /** How long the turn waits for the thread's MCP servers to start (Codex's own default startup timeout is 10 s). */
+  readonly mcpStartupWaitMs?: number;
 }
+
+const DEFAULT_MCP_STARTUP_WAIT_MS = 30_000;
 
 const isResumeRejection = (error: unknown): error is JsonRpcRemoteError =>
   error instanceof JsonRpcRemoteError && error.code === JSON_RPC_ERROR_CODES.invalidRequest && CODEX_RESUME_REJECTED.test(error.message);
@@ -40,6 +50,7 @@ interface CodexRunState {
   context: TranslatorContext | undefined;
   threadId: string | undefined;
   turnId: string | undefined;
+  readonly mcpStartup: CodexMcpStartupTracker;
 }
 
 /** One run: what it was asked, the JSON-RPC connection to the app-server, and its state. */
@@ -47,7 +58,14 @@ interface CodexRun {
   readonly backendOptions: CodexAppServerBackendOptions;
   readonly run: BackendExecuteOptions;
   readonly prompt: string;
-  readonly threadParameters: { readonly cwd: string; readonly approvalPolicy: CodexApprovalPolicy; readonly sandbox: CodexSandboxMode; readonly model?: string };
+  readonly threadParameters: {
+    readonly cwd: string;
+    readonly approvalPolicy: CodexApprovalPolicy;
+    readonly sandbox: CodexSandboxMode;
+    readonly model?: string;
+    /** Per-thread config overrides: the agent's MCP servers. */
+    readonly config?: { readonly mcp_servers: JsonObject };
+  };
   readonly connection: JsonRpcConnection;
   readonly state: CodexRunState;
 }
@@ -64,18 +82,19 @@ export function createCodexAppServerBackend(backendOptions: CodexAppServerBacken
 
   return {
     execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
-      const state: CodexRunState = { input: undefined, context: undefined, threadId: undefined, turnId: undefined };
+      const thinking = resolveThinking(options.thinkingLevel, codexThinking);
+      const state: CodexRunState = { input: undefined, context: undefined, threadId: undefined, turnId: undefined, mcpStartup: createCodexMcpStartupTracker() };
       const codex: CodexRun = {
         backendOptions,
         run: options,
         prompt,
-        threadParameters: { cwd: options.cwd, approvalPolicy, sandbox, ...(options.model ? { model: options.model } : {}) },
+        threadParameters: { cwd: options.cwd, approvalPolicy, sandbox, ...(options.model ? { model: options.model } : {}), ...codexMcpThreadConfig(options.mcp) },
         connection: connectToAppServer(state),
         state,
       };
       const session = createAgentSession({
         run: options,
-        adapterArgs: ['app-server'],
+        adapterArgs: ['app-server', ...thinking.args],
         createTranslator: (translatorContext) => createFrameTranslator(codex, translatorContext),
         lineFormat: 'json',
         start: () => startTurn(codex),
@@ -86,7 +105,7 @@ export function createCodexAppServerBackend(backendOptions: CodexAppServerBacken
         },
       });
       void session.result.then((result) => codex.connection.close(`codex app-server exited (${result.exitSignal ?? `code ${String(result.exitCode)}`})`));
-      return Promise.resolve(session);
+      return Promise.resolve(withOpeningNotes(session, thinking.notes));
     },
   };
 }
@@ -103,6 +122,7 @@ function connectToAppServer(state: CodexRunState): JsonRpcConnection {
         : Promise.reject(new Error('codex app-server is not running yet')),
     onRequest: answerServerRequest,
     onNotification: (method, params) => {
+      state.mcpStartup.onNotification(method, params);
       if (method === 'turn/started') state.turnId = (params as { turn?: { id?: string } }).turn?.id ?? state.turnId;
     },
   });
@@ -135,12 +155,23 @@ async function startTurn(codex: CodexRun): Promise<void> {
       : await connection.request<CodexThreadResponse>('thread/start', threadParameters);
     const threadId = opened.thread.id;
     state.threadId = threadId;
+    await awaitMcpServers(codex);
     method = 'turn/start';
     const started = await connection.request<CodexTurnResponse>('turn/start', { threadId, input: [{ type: 'text', text: codex.prompt }] });
     state.turnId ??= started.turn.id;
   } catch (error) {
     failRun(codex, error, method);
   }
+}
+
+/** The thread's MCP servers start in the background: the turn waits for them, and names those not ready. */
+async function awaitMcpServers(codex: CodexRun): Promise<void> {
+  const { mcp } = codex.run;
+  if (mcp?.kind !== 'codex-thread-config' || mcp.serverNames.length === 0) return;
+  const notReady = await codex.state.mcpStartup.settled({ names: mcp.serverNames, timeoutMs: codex.backendOptions.mcpStartupWaitMs ?? DEFAULT_MCP_STARTUP_WAIT_MS });
+  if (notReady.length === 0) return;
+  const servers = notReady.map((server) => `${server.name} (${server.state}${server.error ? `: ${server.error}` : ''})`).join(', ');
+  codex.state.context?.emit({ type: 'log', level: 'warn', text: `MCP servers not ready when the turn started: ${servers}` });
 }
 
 async function interruptTurn(codex: CodexRun): Promise<void> {

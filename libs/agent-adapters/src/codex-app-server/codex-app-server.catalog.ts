@@ -15,6 +15,6 @@ export const CODEX_APP_SERVER_FAMILY = defineProtocolFamily({
     testedWith: '**real CLI**: Codex 0.171.0',
   },
   // The cross-vendor Agent Skills folder: Codex reads it from the cwd up, Gemini CLI and OpenCode too.
-  defaults: { contextFileName: 'AGENTS.md', skillsDirectory: '.agents/skills', mcpDelivery: 'codex-config-toml', inlineRuntimeBrief: false },
+  defaults: { contextFileName: 'AGENTS.md', skillsDirectory: '.agents/skills', mcpDelivery: 'codex-thread-config', inlineRuntimeBrief: false },
   identities: [{ identity: 'codex', displayName: 'Codex', commandName: 'codex', provider: 'openai', verification: 'real-cli' }],
 });

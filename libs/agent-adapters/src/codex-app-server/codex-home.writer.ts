@@ -64,6 +64,10 @@ export async function writeCodexHome(options: WriteCodexHomeOptions): Promise<Co
     `base_url = ${tomlString(options.baseUrl)}`,
     `env_key = ${tomlString(options.apiKeyVariable)}`,
     'wire_api = "responses"',
+    // Codex retries a failed request 4 times and a cut stream 5 times (30 calls on a 5xx); one
+    // each keeps a blip invisible and leaves longer waits to the queue's backoff.
+    'request_max_retries = 1',
+    'stream_max_retries = 1',
     '',
   ];
   const configPath = path.join(options.directory, 'config.toml');
@@ -87,7 +91,9 @@ async function writeModelCatalog(options: WriteCodexHomeOptions & { codexExecuta
   const templateSlug = options.catalogTemplateSlug ?? DEFAULT_CATALOG_TEMPLATE_SLUG;
   const template = bundled.find((entry) => entry.slug === templateSlug) ?? bundled[0];
   if (!template) throw new Error(`codex debug models --bundled listed no models to clone for ${options.model}`);
-  const entry = { ...template, slug: options.model, display_name: options.model, upgrade: null, priority: 0 };
+  // An unknown slug is served by whatever provider the agent points at, which need not speak Codex's
+  // client-side `tool_search`: without search support Codex offers MCP tools upfront instead of deferring them.
+  const entry = { ...template, slug: options.model, display_name: options.model, upgrade: null, priority: 0, supports_search_tool: false };
   const catalogPath = path.join(options.directory, 'model-catalog.json');
   await writeFile(catalogPath, JSON.stringify({ models: [entry] }));
   return catalogPath;

@@ -6,6 +6,10 @@ import type { TokenUsage } from '@switchyard/contracts';
 import type { AgentRunResult, AgentSession, Backend, BackendExecuteOptions } from '../backend/backend.types';
 import { COPILOT_RESUME_REJECTED_PATTERN, createCopilotEventTranslator } from './copilot-event.translator';
 import { COPILOT_DEFAULT_PROVIDER } from './copilot-usage.provider';
+import { copilotMcpArgs } from './copilot-mcp.config';
+import { resolveThinking } from '../backend/thinking-level';
+import { withOpeningNotes } from '../backend/opening-notes.session';
+import { copilotThinking } from './copilot-thinking';
 import { copilotSessionEventsPath, readCopilotSessionUsage, takeCopilotUsageFile, usageAddedSince } from './copilot-usage.reader';
 
 export interface CopilotJsonlBackendOptions {
@@ -38,6 +42,7 @@ export function createCopilotJsonlBackend(backendOptions: CopilotJsonlBackendOpt
         : [];
       const mintedSessionId = !options.resumeSessionId && (backendOptions.mintSessionId ?? true) ? randomUUID() : undefined;
       const usageFile = path.join(backendOptions.usageFileDirectory ?? tmpdir(), `copilot-usage-${randomUUID()}.json`);
+      const thinking = resolveThinking(options.thinkingLevel, copilotThinking);
       const adapterArgs = [
         // One token, so a prompt that starts with `-` is never read as a flag.
         `--prompt=${prompt}`,
@@ -47,9 +52,11 @@ export function createCopilotJsonlBackend(backendOptions: CopilotJsonlBackendOpt
         '--no-ask-user',
         '--usage-output-file',
         usageFile,
+        ...copilotMcpArgs(options.mcp),
         ...(options.model ? ['--model', options.model] : []),
         ...(options.resumeSessionId ? ['--resume', options.resumeSessionId] : []),
         ...(mintedSessionId ? ['--session-id', mintedSessionId] : []),
+        ...thinking.args,
       ];
       const sessionId = options.resumeSessionId ?? mintedSessionId;
       const session = createAgentSession({
@@ -60,7 +67,7 @@ export function createCopilotJsonlBackend(backendOptions: CopilotJsonlBackendOpt
         start: (input) => input.endStdin(),
         resumeRejectedPattern: COPILOT_RESUME_REJECTED_PATTERN,
       });
-      return { ...session, result: session.result.then((result) => withUsageFile({ result, usageFile, usageBefore, provider })) };
+      return withOpeningNotes({ ...session, result: session.result.then((result) => withUsageFile({ result, usageFile, usageBefore, provider })) }, thinking.notes);
     },
   };
 }

@@ -15,6 +15,6 @@ export const COPILOT_JSONL_FAMILY = defineProtocolFamily({
     usage: 'The usage file the CLI writes at exit, minus what the resumed session had already counted; booked to the provider the CLI names for the model, else the identity’s (`github`), never an empty one',
     testedWith: '**real CLI**: GitHub Copilot CLI 1.0.102',
   },
-  defaults: { contextFileName: 'AGENTS.md', skillsDirectory: '.github/skills', mcpDelivery: 'none', inlineRuntimeBrief: false },
+  defaults: { contextFileName: 'AGENTS.md', skillsDirectory: '.github/skills', mcpDelivery: 'copilot-config-file', inlineRuntimeBrief: false },
   identities: [{ identity: 'copilot', displayName: 'GitHub Copilot CLI', commandName: 'copilot', provider: 'github', verification: 'real-cli' }],
 });

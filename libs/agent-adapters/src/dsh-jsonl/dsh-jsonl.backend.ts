@@ -5,6 +5,9 @@ import type { Translator, TranslatorContext, TranslatorResult } from '../backend
 import { buildDshCancelCommand, buildDshExecuteCommand, dshLine, parseDshModelId } from './dsh-command.builder';
 import { createDshEventTranslator } from './dsh-event.translator';
 import { DSH_DEFAULT_PROFILE, type DshMcpServer, type DshModelSelection } from './dsh-wire.types';
+import { resolveThinking } from '../backend/thinking-level';
+import { withOpeningNotes } from '../backend/opening-notes.session';
+import { dshThinking } from './dsh-thinking';
 
 export interface DshBackendOptions {
   /** `--profile` DSH runs with (its bundle of tools, prompts and model catalog). */
@@ -92,7 +95,7 @@ export function createDshBackend(backendOptions: DshBackendOptions = {}): Backen
         cancelling: false,
         session: undefined,
       };
-      return Promise.resolve(openDshSession(dsh));
+      return Promise.resolve(withOpeningNotes(openDshSession(dsh), resolveThinking(options.thinkingLevel, dshThinking).notes));
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Backend } from '../backend/backend.types';
+import type { FailureClassifier } from '../failure-classification/failure-evidence';
 import type { RuntimeIdentityDescriptor, RuntimeTarget } from './runtime-identity.types';
 
 /** One runtime the daemon detected, as the wing needs it: which CLI, which version, where. */
@@ -12,6 +13,8 @@ export interface LaunchTarget extends RuntimeTarget {
 export interface LaunchAgent {
   readonly env: Readonly<Record<string, string>>;
   readonly model: string | null;
+  /** The agent's thinking level; a family whose provider config must declare a thinking model reads it. */
+  readonly thinkingLevel?: string | null;
 }
 
 export interface LaunchEnvironmentRequest {
@@ -38,6 +41,13 @@ export interface FamilyWing {
    * run; the agent's own variables are layered over them by the caller.
    */
   prepareLaunchEnvironment(request: LaunchEnvironmentRequest): Promise<Record<string, string>>;
+  /**
+   * Reads a provider's reason (rate limit, auth, context overflow, ...) from what the family's CLIs
+   * print when a run fails; without one the shared provider rules apply.
+   */
+  readonly classifyFailure?: FailureClassifier;
+  /** Final outputs that are an error report in disguise (a CLI that prints API errors as its answer). */
+  readonly failedOutput?: RegExp;
 }
 
 /** A family wing whose identities all share one backend shape and need nothing around the CLI. */

@@ -6,10 +6,14 @@ export type McpDelivery =
   | 'claude-config-file'
   /** `mcpServers` merged into the CLI's project settings file (Gemini CLI and its Qwen fork). */
   | 'gemini-settings-file'
-  /** `[mcp_servers.<name>]` text for a throwaway `CODEX_HOME/config.toml`. */
-  | 'codex-config-toml'
+  /** A Gemini-form JSON file passed with `--mcp-config <file>`, only its servers allowed (Qwen Code). */
+  | 'qwen-config-file'
+  /** `mcp_servers` in the `config` override of Codex's `thread/start` / `thread/resume`. */
+  | 'codex-thread-config'
   /** The `mcpServers` array of ACP `session/new` / `session/load`. */
   | 'acp-session'
+  /** A JSON file passed with `--additional-mcp-config @<file>` (Copilot CLI). */
+  | 'copilot-config-file'
   /** JSON in the `OPENCODE_CONFIG_CONTENT` environment variable. */
   | 'opencode-config-content'
   /** Not delivered: the CLI has no per-run MCP input the daemon can use. */

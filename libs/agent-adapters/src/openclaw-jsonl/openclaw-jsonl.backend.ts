@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createAgentSession } from '../backend/agent-session';
 import type { AgentSession, Backend, BackendExecuteOptions } from '../backend/backend.types';
 import { createOpenClawEventTranslator } from './openclaw-event.translator';
+import { resolveThinking } from '../backend/thinking-level';
+import { withOpeningNotes } from '../backend/opening-notes.session';
+import { openClawThinking } from './openclaw-thinking';
 
 export interface OpenClawJsonlBackendOptions {
   /**
@@ -48,13 +51,13 @@ export function createOpenClawJsonlBackend(backendOptions: OpenClawJsonlBackendO
         `--message=${openClawMessage(prompt, backendOptions.systemPrompt)}`,
       ];
       return Promise.resolve(
-        createAgentSession({
+        withOpeningNotes(createAgentSession({
           run: options,
           adapterArgs,
           lineFormat: 'text',
           createTranslator: (context) => createOpenClawEventTranslator(context, { sessionId }),
           start: (input) => input.endStdin(),
-        }),
+        }), resolveThinking(options.thinkingLevel, openClawThinking).notes),
       );
     },
   };

@@ -13,6 +13,8 @@ export interface WriteOpenCodeHomeOptions {
   readonly apiKeyVariable: string;
   readonly providerId?: string;
   readonly dialect?: OpenCodeDialectId;
+  /** Declares the model `reasoning`, which is what gives it the `low`/`medium`/`high` variants. */
+  readonly reasoning?: boolean;
 }
 
 export interface OpenCodeHome {
@@ -57,7 +59,7 @@ export async function writeOpenCodeHome(options: WriteOpenCodeHomeOptions): Prom
         name: providerId,
         // `{env:NAME}` is resolved by the CLI when it loads the config: the key never lands on disk.
         options: { baseURL: options.baseUrl, apiKey: `{env:${options.apiKeyVariable}}` },
-        models: { [options.model]: { name: options.model, tool_call: true } },
+        models: { [options.model]: { name: options.model, tool_call: true, ...(options.reasoning ? { reasoning: true } : {}) } },
       },
     },
   };

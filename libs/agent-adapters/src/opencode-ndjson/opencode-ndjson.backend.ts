@@ -3,6 +3,9 @@ import type { AgentSession, Backend, BackendExecuteOptions } from '../backend/ba
 import { OPENCODE_DIALECTS, parseCliVersion, promptAsArguments, type OpenCodeDialect, type OpenCodeDialectId } from './opencode-dialect';
 import { createOpenCodeEventTranslator, OPENCODE_RESUME_REJECTED, type OpenCodeTranslator } from './opencode-event.translator';
 import { settleOpenCodeRun } from './opencode-run.settler';
+import { resolveThinking } from '../backend/thinking-level';
+import { withOpeningNotes } from '../backend/opening-notes.session';
+import { openCodeThinking } from './opencode-thinking';
 
 export interface OpenCodeBackendOptions {
   /**
@@ -37,6 +40,8 @@ export function buildOpenCodeLaunch(input: {
   readonly prompt: string;
   readonly run: Pick<BackendExecuteOptions, 'cwd' | 'env' | 'model' | 'resumeSessionId'>;
   readonly variant?: string;
+  /** The agent's thinking level as the CLI takes it (`--variant <effort>`); replaces `variant`. */
+  readonly thinkingArgs?: readonly string[];
 }): { readonly args: string[]; readonly env: Record<string, string> } {
   const { dialect, run } = input;
   const version = parseCliVersion(input.cliVersion);
@@ -48,7 +53,7 @@ export function buildOpenCodeLaunch(input: {
     '--dangerously-skip-permissions',
     ...(dialect.supportsDirectoryFlag(version) ? ['--dir', run.cwd] : []),
     ...(run.model ? ['--model', run.model] : []),
-    ...(input.variant ? ['--variant', input.variant] : []),
+    ...(input.thinkingArgs?.length ? input.thinkingArgs : input.variant ? ['--variant', input.variant] : []),
     ...(run.resumeSessionId ? ['--session', run.resumeSessionId] : []),
     ...(dialect.promptDelivery === 'argv' ? promptAsArguments(input.prompt) : []),
   ];
@@ -71,12 +76,14 @@ export function createOpenCodeBackend(backendOptions: OpenCodeBackendOptions = {
     execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
       const qualifiedModel = qualifyOpenCodeModel(options.model, backendOptions.bareModelProvider);
       const run = { ...options, ...(qualifiedModel !== undefined ? { model: qualifiedModel } : {}) };
+      const thinking = resolveThinking(options.thinkingLevel, openCodeThinking);
       const launch = buildOpenCodeLaunch({
         dialect,
         prompt,
         run,
         ...(backendOptions.cliVersion !== undefined ? { cliVersion: backendOptions.cliVersion } : {}),
         ...(backendOptions.variant !== undefined ? { variant: backendOptions.variant } : {}),
+        thinkingArgs: thinking.args,
       });
       let translator: OpenCodeTranslator | undefined;
       const model = run.model ?? backendOptions.defaultModel;
@@ -99,7 +106,7 @@ export function createOpenCodeBackend(backendOptions: OpenCodeBackendOptions = {
         resumeRejectedPattern: OPENCODE_RESUME_REJECTED,
       });
       const result = session.result.then((settled) => (translator ? settleOpenCodeRun(settled, translator.verdict()) : settled));
-      return Promise.resolve({ messages: session.messages, result, cancel: () => session.cancel() });
+      return Promise.resolve(withOpeningNotes({ messages: session.messages, result, cancel: () => session.cancel() }, thinking.notes));
     },
   };
 }

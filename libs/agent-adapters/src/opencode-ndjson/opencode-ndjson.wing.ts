@@ -6,6 +6,8 @@ import type { OpenCodeDialectId } from './opencode-dialect';
 import { DEFAULT_OPENCODE_PROVIDER_ID, writeOpenCodeHome } from './opencode-home.writer';
 import { createCodeArtsBackend, createDevEcoBackend, createOpenCodeBackend } from './opencode-ndjson.backend';
 import { ensureOpenCodeStore } from './opencode-store.initializer';
+import { asksForThinking } from '../backend/thinking-level';
+import { classifyOpenCodeFailure } from './opencode-failure.classifier';
 
 /** `--dir` exists from 1.2.1 (and went away in 2.x): the detected version decides. */
 const IDENTITY_BACKENDS: Readonly<Record<string, (target: LaunchTarget) => Backend>> = {
@@ -34,6 +36,8 @@ async function openCodeEnvironment({ target, agent, home }: LaunchEnvironmentReq
     model: endpoint.model,
     apiKeyVariable: OPENAI_API_KEY_VARIABLE,
     dialect,
+    // Only a model declared `reasoning` has the `--variant` efforts; undeclared, none is sent.
+    reasoning: asksForThinking(agent.thinkingLevel),
   });
   if (dialect === 'opencode') {
     const environment = { PATH: [path.dirname(target.executablePath), process.env['PATH'] ?? ''].join(path.delimiter), HOME: home, ...openCodeHome.env };
@@ -46,4 +50,5 @@ async function openCodeEnvironment({ target, agent, home }: LaunchEnvironmentReq
 export const OPENCODE_NDJSON_WING: FamilyWing = {
   backendFor: (target) => (IDENTITY_BACKENDS[target.identity ?? ''] ?? plainBackend)(target),
   prepareLaunchEnvironment: openCodeEnvironment,
+  classifyFailure: classifyOpenCodeFailure,
 };

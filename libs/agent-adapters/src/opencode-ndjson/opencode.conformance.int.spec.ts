@@ -109,8 +109,10 @@ describe('OpenCode NDJSON adapter on the real OpenCode CLI', () => {
     'reports a model API error as a failed run with the error in the timeline',
     async () => {
       const { result, messages } = await run('fail please [[scenario:error 400]]');
-      expect(result).toMatchObject({ status: 'failed', error: { code: 'cli_reported_failure', message: 'Mock model error scenario: HTTP 400.' } });
-      expect(messages).toContainEqual({ type: 'error', code: 'opencode_APIError', message: 'Mock model error scenario: HTTP 400.' });
+      // The mock answers in OpenAI's words (provider-failure.replies.ts).
+      const providerMessage = "Invalid 'messages[2].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.";
+      expect(result).toMatchObject({ status: 'failed', error: { code: 'cli_reported_failure', message: providerMessage } });
+      expect(messages).toContainEqual({ type: 'error', code: 'opencode_APIError', message: providerMessage });
     },
     RUN_TIMEOUT_MS,
   );

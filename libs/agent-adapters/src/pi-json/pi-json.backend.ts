@@ -5,13 +5,16 @@ import type { AgentRunResult, AgentSession, Backend, BackendExecuteOptions } fro
 import type { Translator, TranslatorContext } from '../backend/translator.types';
 import { piDialect, type PiDialectId } from './pi-dialect';
 import { createPiEventTranslator } from './pi-event.translator';
+import { resolveThinking } from '../backend/thinking-level';
+import { withOpeningNotes } from '../backend/opening-notes.session';
+import { piThinking } from './pi-thinking';
 
 export interface PiBackendOptions {
   /** `pi` (default) or `omp`: same event stream, different resume flag and refusal text. */
   readonly dialect?: PiDialectId;
   /** `--provider`; omit when the model is given as `provider/id` or settings name a default provider. */
   readonly provider?: string;
-  /** `--thinking`: `off`, `minimal`, `low`, `medium`, `high`, `xhigh`. */
+  /** `--thinking`: `off`, `minimal`, `low`, `medium`, `high`, `xhigh`; a run's `thinkingLevel` replaces it. */
   readonly thinking?: string;
 }
 
@@ -26,13 +29,14 @@ export function createPiBackend(backendOptions: PiBackendOptions = {}): Backend 
   const dialect = piDialect(backendOptions.dialect);
   return {
     execute(prompt: string, options: BackendExecuteOptions): Promise<AgentSession> {
+      const thinking = resolveThinking(options.thinkingLevel, piThinking);
       const adapterArgs = [
         '-p',
         '--mode',
         'json',
         ...(backendOptions.provider ? ['--provider', backendOptions.provider] : []),
         ...(options.model ? ['--model', options.model] : []),
-        ...(backendOptions.thinking ? ['--thinking', backendOptions.thinking] : []),
+        ...(thinking.args.length > 0 ? thinking.args : backendOptions.thinking ? ['--thinking', backendOptions.thinking] : []),
         ...(options.resumeSessionId ? [dialect.resumeFlag, options.resumeSessionId] : []),
       ];
       let reportedError: AgentMessage | undefined;
@@ -50,7 +54,7 @@ export function createPiBackend(backendOptions: PiBackendOptions = {}): Backend 
         },
         resumeRejectedPattern: dialect.resumeRejectedPattern,
       });
-      return Promise.resolve({ ...session, result: session.result.then((result) => withReportedFailure(result, reportedError)) });
+      return Promise.resolve(withOpeningNotes({ ...session, result: session.result.then((result) => withReportedFailure(result, reportedError)) }, thinking.notes));
     },
   };
 }

@@ -3,6 +3,7 @@ import type { FamilyWing } from '../family-kit/family-wing.types';
 import { OPENAI_API_KEY_VARIABLE, openAiCompatibleEndpoint } from '../family-kit/openai-compatible.endpoint';
 import { createOmpBackend, createPiBackend } from './pi-json.backend';
 import { writePiHome } from './pi-home.writer';
+import { asksForThinking } from '../backend/thinking-level';
 
 /** Pi (and omp) read an OpenAI-compatible provider from their agent directory; sessions live there too. */
 export const PI_JSON_WING: FamilyWing = {
@@ -16,6 +17,8 @@ export const PI_JSON_WING: FamilyWing = {
       model: endpoint.model,
       apiKeyVariable: OPENAI_API_KEY_VARIABLE,
       dialect: omp ? 'omp' : 'pi',
+      // Pi drops `--thinking` for a model not declared `reasoning`; declared, it sends `reasoning_effort`.
+      reasoning: asksForThinking(agent.thinkingLevel),
     });
     return { ...piHome.env };
   },

@@ -105,7 +105,8 @@ describe('Pi JSON adapter on the real Pi CLI', () => {
     const { messages, result } = await run('fail please [[scenario:error 400]]');
 
     expect(result).toMatchObject({ status: 'failed', exitCode: 0, resumeRejected: false });
-    expect(result.error).toMatchObject({ code: 'cli_reported_failure', message: expect.stringContaining('Mock model error scenario') as string });
+    // The mock answers in OpenAI's words (provider-failure.replies.ts).
+    expect(result.error).toMatchObject({ code: 'cli_reported_failure', message: expect.stringContaining("Invalid 'messages[2].tool_calls'") as string });
     expect(messages).toContainEqual(expect.objectContaining({ type: 'error', code: 'pi_error' }));
   });
 

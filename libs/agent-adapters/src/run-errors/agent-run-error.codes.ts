@@ -20,6 +20,19 @@ export const AGENT_RUN_ERROR_CODES = {
   protocolVersionUnsupported: 'protocol_version_unsupported',
   cancelled: 'cancelled',
   aborted: 'aborted',
+  // What the model provider said, read from the CLI's output by the family's failure classifier.
+  /** The provider could not be reached: connection refused or reset, DNS, TLS, a stream cut short. */
+  providerNetwork: 'provider_network',
+  /** The provider answered with a server error (5xx, overloaded). */
+  providerError: 'provider_error',
+  /** 429 / quota: retry later, after the provider's retry-after when it gave one. */
+  rateLimited: 'rate_limited',
+  /** 401 / 403: the agent's key is wrong or lacks access; retrying cannot help. */
+  authFailed: 'auth_failed',
+  /** 400: the provider refused the request as built (often the conversation itself). */
+  invalidRequest: 'invalid_request',
+  /** The conversation no longer fits the model's context window. */
+  contextOverflow: 'context_overflow',
 } as const;
 
 export type AgentRunErrorCode = (typeof AGENT_RUN_ERROR_CODES)[keyof typeof AGENT_RUN_ERROR_CODES];
@@ -38,4 +51,6 @@ export interface AgentRunError {
   readonly message: string;
   /** The last lines of the CLI's stderr (bounded), usually where the real reason is. */
   readonly stderrTail: string;
+  /** How long the provider asked to wait before retrying (a rate limit's retry-after), when the CLI printed it. */
+  readonly retryAfterMs?: number;
 }

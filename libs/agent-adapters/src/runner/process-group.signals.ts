@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { escapedDescendantGroups } from './escaped-descendants';
 
 export interface KillProcessGroupOptions {
   /** The group leader's pid, which is the group id of a child spawned with `detached: true`. */
@@ -71,12 +72,26 @@ async function waitUntilGone(processGroupId: number, timeoutMs: number, pollInte
   }
 }
 
-/** SIGTERM to the whole group, SIGKILL after the grace, resolved once no member is left. Never rejects. */
+async function waitUntilAllGone(processGroupIds: readonly number[], timeoutMs: number, pollIntervalMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (const processGroupId of processGroupIds) {
+    if (!(await waitUntilGone(processGroupId, Math.max(0, deadline - Date.now()), pollIntervalMs))) return false;
+  }
+  return true;
+}
+
+/**
+ * SIGTERM to the whole group and to the groups its descendants escaped to (escaped-descendants.ts),
+ * SIGKILL after the grace, resolved once no member is left. Never rejects.
+ */
 export async function killProcessGroup(options: KillProcessGroupOptions): Promise<ProcessGroupKillOutcome> {
   const pollIntervalMs = options.pollIntervalMs ?? 20;
-  sendToGroup(options.processGroupId, 'SIGTERM');
-  if (await waitUntilGone(options.processGroupId, options.graceMs, pollIntervalMs)) return { forced: false, groupGone: true };
-  sendToGroup(options.processGroupId, 'SIGKILL');
-  const groupGone = await waitUntilGone(options.processGroupId, options.afterKillTimeoutMs ?? 5000, pollIntervalMs);
+  const groups = new Set([options.processGroupId, ...escapedDescendantGroups(options.processGroupId)]);
+  for (const group of groups) sendToGroup(group, 'SIGTERM');
+  if (await waitUntilAllGone([...groups], options.graceMs, pollIntervalMs)) return { forced: false, groupGone: true };
+  // Escapes made during the grace, found while the run's group still has members.
+  for (const group of escapedDescendantGroups(options.processGroupId)) groups.add(group);
+  for (const group of groups) sendToGroup(group, 'SIGKILL');
+  const groupGone = await waitUntilAllGone([...groups], options.afterKillTimeoutMs ?? 5000, pollIntervalMs);
   return { forced: true, groupGone };
 }

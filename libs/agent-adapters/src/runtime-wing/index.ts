@@ -8,5 +8,6 @@ export * from '../mcp/mcp-config.error';
 export type { LaunchAgent, LaunchTarget } from '../family-kit/family-wing.types';
 export * from './runtime-wing';
 export * from './mcp-config.writer';
+export * from './mcp-delivery.warning';
 export { CLAUDE_MCP_CONFIG_PATH } from '../claude-stream-json/claude-mcp.config';
 export * from './session-store.probe';

@@ -30,17 +30,26 @@ describe('MCP config per CLI', () => {
     expect(await readFile(path.join(directory, '.mcp.json'), 'utf8')).toBe('{"mcpServers":{"user":{}}}');
   });
 
-  it('delivers per CLI: Qwen settings file, Codex TOML text, ACP array, OpenCode env content, nothing elsewhere', async () => {
+  it('delivers per CLI: Qwen config file, Codex thread config, ACP array, OpenCode env content, Copilot file, nothing for Pi', async () => {
     await expect(deliver({ protocolFamily: 'claude-stream-json', identity: 'qwen-code' })).resolves.toEqual({
-      kind: 'gemini-settings-file',
-      path: path.join(directory, '.qwen/settings.json'),
+      kind: 'qwen-config-file',
+      path: path.join(directory, '.switchyard/mcp/qwen-mcp.json'),
       serverNames: ['github'],
     });
-    await expect(deliver({ protocolFamily: 'codex-app-server' })).resolves.toMatchObject({ kind: 'codex-config-toml', text: expect.stringContaining('[mcp_servers.github]') });
+    expect(JSON.parse(await readFile(path.join(directory, '.switchyard/mcp/qwen-mcp.json'), 'utf8'))).toEqual({ mcpServers: { github: { command: 'npx', args: ['server-github'], env: {} } } });
+    expect((await stat(path.join(directory, '.switchyard/mcp/qwen-mcp.json'))).mode & 0o777).toBe(0o600);
+    await expect(deliver({ protocolFamily: 'codex-app-server' })).resolves.toMatchObject({ kind: 'codex-thread-config', mcpServers: { github: { command: 'npx', args: ['server-github'] } }, serverNames: ['github'] });
     await expect(deliver({ protocolFamily: 'acp', identity: 'gemini-cli' })).resolves.toMatchObject({ kind: 'acp-session', mcpServers: [{ name: 'github' }] });
     await expect(deliver({ protocolFamily: 'opencode-ndjson' })).resolves.toMatchObject({ kind: 'opencode-config-content', environmentVariable: 'OPENCODE_CONFIG_CONTENT' });
-    await expect(deliver({ protocolFamily: 'copilot-jsonl' })).resolves.toEqual({ kind: 'unsupported', undeliveredServerNames: ['github'] });
+    await expect(deliver({ protocolFamily: 'copilot-jsonl', identity: 'copilot' })).resolves.toEqual({
+      kind: 'copilot-config-file',
+      path: path.join(directory, '.switchyard/mcp/copilot-mcp.json'),
+      serverNames: ['github'],
+    });
     await expect(deliver({ protocolFamily: 'copilot-jsonl' }, [])).resolves.toEqual({ kind: 'none' });
+    // Pi has no MCP client (its README: "No MCP"): said, never pretended.
+    await expect(deliver({ protocolFamily: 'pi-json', identity: 'pi' })).resolves.toEqual({ kind: 'unsupported', undeliveredServerNames: ['github'] });
+    await expect(deliver({ protocolFamily: 'pi-json' }, [])).resolves.toEqual({ kind: 'none' });
   });
 
   it('gives a profile named like a built-in its family files, not the built-in\'s', async () => {

@@ -3,20 +3,14 @@ import { GEMINI_SETTINGS_FILE, mergeGeminiSettings } from '../acp/gemini-mcp.set
 import { runtimeLayoutFor } from '../catalog/runtime-identity.catalog';
 import type { RuntimeTarget } from '../family-kit/runtime-identity.types';
 import { writeClaudeMcpConfig } from '../claude-stream-json/claude-mcp.config';
-import { toCodexMcpToml } from '../codex-app-server/codex-mcp.toml';
-import type { JsonObject, McpServer, WorkDirectoryFiles } from '../mcp/mcp-server.types';
+import { toCodexMcpServers } from '../codex-app-server/codex-mcp.config';
+import { writeCopilotMcpConfig } from '../copilot-jsonl/copilot-mcp.config';
+import { writeQwenMcpConfig } from '../claude-stream-json/qwen-mcp.config';
+import type { McpArtefacts } from '../mcp/mcp-artefacts.types';
+import type { McpServer, WorkDirectoryFiles } from '../mcp/mcp-server.types';
 import { OPENCODE_CONFIG_CONTENT_VARIABLE, toOpenCodeConfigContent } from '../opencode-ndjson/opencode-mcp.config';
 
-/** What the launcher needs to hand the servers to the CLI. */
-export type McpArtefacts =
-  | { kind: 'none' }
-  | { kind: 'claude-config-file'; path: string; serverNames: string[] }
-  | { kind: 'gemini-settings-file'; path: string; serverNames: string[] }
-  | { kind: 'codex-config-toml'; text: string; serverNames: string[]; undeliveredServerNames: string[] }
-  | { kind: 'acp-session'; mcpServers: JsonObject[]; serverNames: string[] }
-  | { kind: 'opencode-config-content'; environmentVariable: typeof OPENCODE_CONFIG_CONTENT_VARIABLE; content: string; serverNames: string[] }
-  /** The CLI has no MCP delivery here yet: surface as a diagnostic, do not pretend. */
-  | { kind: 'unsupported'; undeliveredServerNames: string[] };
+export type { McpArtefacts } from '../mcp/mcp-artefacts.types';
 
 /**
  * Renders (and for file-based CLIs writes) the servers in the target CLI's native form, as its
@@ -30,14 +24,20 @@ export async function writeMcpConfig(options: { target: RuntimeTarget; servers: 
     case 'claude-config-file':
       // Written even when empty: with --strict-mcp-config an empty file means "no servers", not "whatever is lying around".
       return { kind: 'claude-config-file', path: await writeClaudeMcpConfig({ files, servers }), serverNames };
+    case 'qwen-config-file':
+      // Written even when empty: with only its servers allowed, an empty file means "no servers".
+      return { kind: 'qwen-config-file', path: await writeQwenMcpConfig({ files, servers }), serverNames };
+    case 'copilot-config-file':
+      if (servers.length === 0) return { kind: 'none' };
+      return { kind: 'copilot-config-file', path: await writeCopilotMcpConfig({ files, servers }), serverNames };
     case 'gemini-settings-file': {
       if (servers.length === 0) return { kind: 'none' };
       const { path } = await mergeGeminiSettings({ files, servers, settingsFile: layout.settingsFile ?? GEMINI_SETTINGS_FILE });
       return { kind: 'gemini-settings-file', path, serverNames };
     }
-    case 'codex-config-toml': {
-      const { text, undeliveredServerNames } = toCodexMcpToml(servers);
-      return { kind: 'codex-config-toml', text, serverNames, undeliveredServerNames };
+    case 'codex-thread-config': {
+      const { mcpServers, undeliveredServerNames } = toCodexMcpServers(servers);
+      return { kind: 'codex-thread-config', mcpServers, serverNames: serverNames.filter((name) => !undeliveredServerNames.includes(name)), undeliveredServerNames };
     }
     case 'acp-session':
       return { kind: 'acp-session', mcpServers: toAcpMcpServers(servers), serverNames };

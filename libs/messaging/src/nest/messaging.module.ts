@@ -2,6 +2,8 @@ import { Module, type DynamicModule, type ModuleMetadata, type Provider } from '
 import { connectMessaging, type ConnectMessagingOptions, type MessagingConnection } from '../connection/messaging.connection';
 import type { ConsumerDefinition, StreamDefinition } from '../provisioning/stream.definitions';
 import { provisionConsumers, provisionStreams } from '../provisioning/stream.provisioner';
+import { provisionObjectStores, type ObjectStoreDefinition } from '../provisioning/object-store.provisioner';
+import { provisionKeyValueBuckets, type KeyValueBucketDefinition } from '../key-value/key-value';
 import type { EventConsumerTable } from '../transport/handler.declarations';
 import { MessagingTransport } from '../transport/messaging.transport';
 import { MessagingClient } from './messaging.client';
@@ -11,6 +13,10 @@ export interface MessagingModuleOptions extends ConnectMessagingOptions {
   /** Provisioned (created or updated, never deleted) before any `onModuleInit` runs. */
   readonly streams?: readonly StreamDefinition[];
   readonly consumers?: readonly ConsumerDefinition[];
+  /** Object store buckets, created when missing (never changed or deleted). */
+  readonly objectStores?: readonly ObjectStoreDefinition[];
+  /** Key-value buckets, created when missing (never changed or deleted). */
+  readonly keyValueBuckets?: readonly KeyValueBucketDefinition[];
   /** Consumer options of `@EventPattern` handlers whose settings come from configuration. */
   readonly eventConsumers?: EventConsumerTable;
 }
@@ -71,6 +77,8 @@ async function openConnection(options: MessagingModuleOptions): Promise<Messagin
   try {
     await provisionStreams(connection, options.streams ?? []);
     await provisionConsumers(connection, options.consumers ?? []);
+    await provisionObjectStores(connection, options.objectStores ?? []);
+    await provisionKeyValueBuckets(connection, options.keyValueBuckets ?? []);
   } catch (error) {
     await connection.close();
     throw error;

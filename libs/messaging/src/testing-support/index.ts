@@ -8,3 +8,5 @@ export * from './consumer-state';
 export * from './benchmark-clients';
 export type { NatsClients } from '../connection/nats-clients';
 export * from './permission-violations';
+export * from './object-store-attacks';
+export * from './key-value-attacks';

@@ -13,7 +13,8 @@ export async function deleteNamespaceStreams(connection: MessagingConnection): P
   }
   const deleted: string[] = [];
   for await (const name of natsClients(connection).manager.streams.names()) {
-    if (name.startsWith(`${namespace}_`)) {
+    // Key-value buckets and object stores keep their streams as `KV_<bucket>` and `OBJ_<bucket>`.
+    if ([`${namespace}_`, `KV_${namespace}_`, `OBJ_${namespace}_`].some((prefix) => name.startsWith(prefix))) {
       await natsClients(connection).manager.streams.delete(name);
       deleted.push(name);
     }

@@ -1,5 +1,5 @@
 import type { Permissions } from '@nats-io/jwt';
-import { COMMAND_CATALOG, SESSION_COMMAND_CATALOG, isReservedDaemonId, subjects } from '@switchyard/contracts';
+import { COMMAND_CATALOG, KEY_VALUE_CATALOG, SESSION_COMMAND_CATALOG, isReservedDaemonId, isWorkspaceBucketToken, subjects, workspaceSkillsObjectStore } from '@switchyard/contracts';
 import { InvalidDefinitionError } from '../errors/messaging.errors';
 import { createNamespace } from '../namespace/messaging.namespace';
 
@@ -13,7 +13,8 @@ export type ServiceIdentityName = (typeof SERVICE_IDENTITIES)[number];
  */
 export type BusIdentity =
   | { readonly kind: 'service'; readonly name: ServiceIdentityName }
-  | { readonly kind: 'daemon'; readonly daemonId: string }
+  /** `workspaceId`: the workspace it enrolled in, whose runtime profiles and skills it may read (none without). */
+  | { readonly kind: 'daemon'; readonly daemonId: string; readonly workspaceId?: string }
   | { readonly kind: 'tooling'; readonly name: string };
 
 /** The NATS user name of an identity (a daemon's user is named by its id). */
@@ -84,6 +85,69 @@ function daemonGrant(daemonId: string): SubjectGrant {
   };
 }
 
+/**
+ * Object stores hold one bucket per workspace (`skills-<workspaceId>`). A bucket's objects travel on
+ * `$O.<bucket>.C.<nuid>` (chunks) and `$O.<bucket>.M.<name>` (metadata), its stream is
+ * `OBJ_<bucket>`. The gateway writes every bucket: `$O.*.>`, since a subject wildcard matches whole
+ * tokens only and the workspace is inside the bucket's token.
+ */
+const OBJECT_STORE_WRITERS: readonly ServiceIdentityName[] = ['gateway'];
+
+/** The workspace a daemon's JWT names, checked: it becomes part of subject tokens. */
+function daemonWorkspaceOf(identity: BusIdentity): string | undefined {
+  if (identity.kind !== 'daemon' || identity.workspaceId === undefined) return undefined;
+  // Anything but a plain token could widen a grant.
+  if (!isWorkspaceBucketToken(identity.workspaceId)) throw new InvalidDefinitionError(`workspace id "${identity.workspaceId}" is not a plain subject token`);
+  return identity.workspaceId;
+}
+
+/** A daemon reads only its own workspace's skills bucket; one whose JWT names no workspace, none. */
+function objectStoreGrants(identity: BusIdentity, bucketName: (logical: string) => string): string[] {
+  if (identity.kind === 'service') return OBJECT_STORE_WRITERS.includes(identity.name) ? ['$O.*.>'] : [];
+  const workspaceId = daemonWorkspaceOf(identity);
+  return workspaceId === undefined ? [] : objectStoreReads(bucketName(workspaceSkillsObjectStore(workspaceId).name));
+}
+
+/**
+ * Reading one object and nothing more: its metadata by subject, then an ordered consumer filtered
+ * to that object's chunks (flow control answered). No publish to `$O.` (no put), no purge or
+ * stream change (no delete), no consumer on the metadata subjects (no watching).
+ */
+function objectStoreReads(bucket: string): string[] {
+  const stream = `OBJ_${bucket}`;
+  return [
+    `$JS.API.STREAM.MSG.GET.${stream}`,
+    `$JS.API.CONSUMER.CREATE.${stream}.*.$O.${bucket}.C.*`,
+    `$JS.API.CONSUMER.DELETE.${stream}.*`,
+    `$JS.FC.${stream}.>`,
+  ];
+}
+
+/** Key-value buckets by who may write them; a daemon reads only its workspace's key of `runtime-profiles`. */
+const KEY_VALUE_WRITERS: Partial<Record<ServiceIdentityName, readonly string[]>> = {
+  gateway: [KEY_VALUE_CATALOG.RUNTIME_PROFILES.name],
+};
+
+function keyValueWrites(bucket: string): string[] {
+  return [`$KV.${bucket}.>`];
+}
+
+/**
+ * Watching one key and nothing more: a push consumer filtered to that key (the filter is part of
+ * the create subject, so no other key can be asked for), its flow control, and deleting it.
+ * No publish to `$KV.` (no put or delete), no direct get, no stream info.
+ */
+function keyValueKeyReads(bucket: string, key: string): string[] {
+  const stream = `KV_${bucket}`;
+  return [`$JS.API.CONSUMER.CREATE.${stream}.*.$KV.${bucket}.${key}`, `$JS.API.CONSUMER.DELETE.${stream}.*`, `$JS.FC.${stream}.>`];
+}
+
+function keyValueGrants(identity: BusIdentity, bucketName: (logical: string) => string): string[] {
+  if (identity.kind === 'service') return (KEY_VALUE_WRITERS[identity.name] ?? []).flatMap((bucket) => keyValueWrites(bucketName(bucket)));
+  const workspaceId = daemonWorkspaceOf(identity);
+  return workspaceId === undefined ? [] : keyValueKeyReads(bucketName(KEY_VALUE_CATALOG.RUNTIME_PROFILES.name), workspaceId);
+}
+
 const userNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The NATS permissions of an identity's user JWT, with the deployment's namespace applied. */
@@ -99,7 +163,12 @@ export function permissionsOf(identity: BusIdentity, namespaceValue?: string): P
   const isService = identity.kind === 'service';
   return {
     pub: {
-      allow: [...grant.publish.map((subject) => namespace.subject(subject)), ...(isService ? JETSTREAM_CLIENT : [])],
+      allow: [
+        ...grant.publish.map((subject) => namespace.subject(subject)),
+        ...objectStoreGrants(identity, (bucket) => namespace.stream(bucket)),
+        ...keyValueGrants(identity, (bucket) => namespace.stream(bucket)),
+        ...(isService ? JETSTREAM_CLIENT : []),
+      ],
       ...(isService ? { deny: JETSTREAM_DESTRUCTIVE } : {}),
     },
     sub: { allow: [inbox, ...grant.subscribe.map((subject) => namespace.subject(subject))] },

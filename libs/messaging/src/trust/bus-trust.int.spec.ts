@@ -107,6 +107,23 @@ describe('the bus in operator mode', () => {
     expect((await natsClients(queue).manager.streams.info('TASK_EVENTS')).config.name).toBe('TASK_EVENTS');
   });
 
+  it('lets the gateway ask the queue whether a task token is live, and no daemon (not even under its own id)', async () => {
+    const queue = await connectAs({ kind: 'service', name: 'queue' });
+    const gateway = await connectAs({ kind: 'service', name: 'gateway' });
+    const daemon = await connectAs({ kind: 'daemon', daemonId: 'd5' }, { publishOnly: true });
+    const violations = watchPermissionViolations(daemon);
+    const subscription = natsClients(queue).nats.subscribe('cmd.task.token_introspect.>', { callback: (_error, message) => void message.respond('daemon reached the queue') });
+    const serviceSubscription = natsClients(queue).nats.subscribe('cmd.task.token_introspect', { callback: (_error, message) => void message.respond('gateway reached the queue') });
+    await natsClients(queue).nats.flush();
+    expect((await natsClients(gateway).nats.request('cmd.task.token_introspect', '{}', { timeout: 2_000 })).string()).toBe('gateway reached the queue');
+    for (const subject of ['cmd.task.token_introspect', 'cmd.task.token_introspect.d5']) {
+      await expect(natsClients(daemon).nats.request(subject, '{}', { timeout: 1_000 })).rejects.toThrow();
+      await expect(violations.next(new RegExp(`Publish to "${subject.replace(/\./g, '\\.')}"`))).resolves.toMatch(/Permissions Violation/);
+    }
+    subscription.unsubscribe();
+    serviceSubscription.unsubscribe();
+  });
+
   it('disconnects a revoked user at once and refuses it afterwards', async () => {
     const { creds, userPublicKey } = await mintUserCredentials(authority, { identity: { kind: 'daemon', daemonId: 'd4' } });
     const refused: Error[] = [];

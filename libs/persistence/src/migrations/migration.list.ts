@@ -13,7 +13,9 @@ import { ProcessedCommandSender1795989700000 } from '../schema/record/migrations
 import { Daemons1795989800000 } from '../schema/gateway/migrations/1795989800000-daemons.migration';
 import { AttemptLeaseToken1795989900000 } from '../schema/queue/migrations/1795989900000-attempt-lease-token.migration';
 import { TaskSecrets1795990000000 } from '../schema/queue/migrations/1795990000000-task-secrets.migration';
+import { Skills1795990100000 } from '../schema/gateway/migrations/1795990100000-skills.migration';
 import { CommentTask1795990200000 } from '../schema/gateway/migrations/1795990200000-comment-task.migration';
+import { IssueInReview1795990250000 } from '../schema/gateway/migrations/1795990250000-issue-in-review.migration';
 
 /**
  * Every migration of the system, oldest first: one schema history, applied by one runner before
@@ -35,5 +37,7 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   Daemons1795989800000,
   AttemptLeaseToken1795989900000,
   TaskSecrets1795990000000,
+  Skills1795990100000,
   CommentTask1795990200000,
+  IssueInReview1795990250000,
 ];

@@ -1,5 +1,7 @@
 import { Module, type DynamicModule, type InjectionToken, type Type } from '@nestjs/common';
 import {
+  catalogKeyValueDefinitions,
+  catalogObjectStoreDefinitions,
   catalogStreamDefinitions,
   checkNatsReady,
   inboxPrefixOf,
@@ -64,7 +66,7 @@ export class PlatformModule {
         options.logger.flush(() => process.exit(1));
       },
       ...(options.credentialsFile ? { credentialsFile: options.credentialsFile } : {}),
-      ...(publishOnly ? { jetStreamAccess: 'publish' as const } : { streams: catalogStreamDefinitions() }),
+      ...(publishOnly ? { jetStreamAccess: 'publish' as const } : { streams: catalogStreamDefinitions(), objectStores: catalogObjectStoreDefinitions(), keyValueBuckets: catalogKeyValueDefinitions() }),
       ...(options.eventConsumers ? { eventConsumers: options.eventConsumers } : {}),
     });
     const health = HealthModule.forRoot({

@@ -68,7 +68,7 @@ describe('mock model server: Anthropic Messages (Claude Code)', () => {
     const { status, headers, json } = await postJson(endpoint, claudeCodeRequest({ prompt: '[[scenario:error 400]]' }));
     expect(status).toBe(400);
     expect(headers.get('x-should-retry')).toBe('false');
-    expect(json).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('400') } });
+    expect(json).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('tool_result') } });
   });
 
   it('notices a client that disconnects from a slow stream, and keeps serving', async () => {

@@ -81,6 +81,7 @@ export function normalizeOpenAiResponses(body: JsonObject, fallbackModel: string
     .flatMap((tool): ToolOffer[] => {
       if (tool['type'] === 'local_shell') return [{ kind: 'local-shell', name: 'local_shell', parameters: undefined }];
       if (tool['type'] === 'function') return [{ kind: 'function', name: asString(tool['name']), parameters: schemaOrUndefined(tool['parameters']) }];
+      if (tool['type'] === 'namespace') return namespaceTools(tool);
       return [];
     });
   const format = asObject(asObject(body['text'])['format']);
@@ -94,6 +95,15 @@ export function normalizeOpenAiResponses(body: JsonObject, fallbackModel: string
     jsonDemand: jsonDemandFromOpenAiFormat(format['type'], format['schema']),
     forcedToolName: namedToolChoice(body['tool_choice'], 'function'),
   };
+}
+
+/** A Responses API `namespace` tool: its function tools, each offered under the namespace. */
+function namespaceTools(tool: JsonObject): ToolOffer[] {
+  const namespace = asString(tool['name']);
+  return asArray(tool['tools'])
+    .map(asObject)
+    .filter((inner) => inner['type'] === 'function')
+    .map((inner): ToolOffer => ({ kind: 'function', name: asString(inner['name']), parameters: schemaOrUndefined(inner['parameters']), namespace }));
 }
 
 function responsesTurn(item: JsonObject): ConversationTurn[] {

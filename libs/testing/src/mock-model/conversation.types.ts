@@ -28,6 +28,8 @@ export interface ToolOffer {
   readonly kind: 'function' | 'local-shell';
   readonly name: string;
   readonly parameters: JsonSchema | undefined;
+  /** The Responses API namespace the tool was offered in (Codex groups an MCP server's tools as `mcp__<server>`); a call names it. */
+  readonly namespace?: string;
 }
 
 /** Present when the request asks for a JSON answer; `schema` when it names the shape. */
@@ -64,7 +66,15 @@ export type TurnDecision =
       readonly command: string | undefined;
     }
   | { readonly kind: 'json'; readonly value: unknown; readonly text: string }
-  | { readonly kind: 'error'; readonly status: number; readonly message: string };
+  | {
+      readonly kind: 'error';
+      readonly status: number;
+      readonly message: string;
+      /** Absent: a plain HTTP error of `status`. */
+      readonly failure?: 'context-overflow' | 'connection-reset';
+      /** Set by an `error-once` marker: the server fails only the first request with this key. */
+      readonly onceKey?: string;
+    };
 
 export interface TokenUsage {
   readonly inputTokens: number;

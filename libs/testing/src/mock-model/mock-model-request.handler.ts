@@ -9,6 +9,7 @@ import { encodeGeminiError, encodeGeminiJson, encodeGeminiModelList, encodeGemin
 import { addRequest, nextSequence, updateRequest, type Mutable, type RecordedRequest, type RequestOutcome, type RequestRecorder } from './mock-model.recorder';
 import { encodeOpenAiChatError, encodeOpenAiChatJson, encodeOpenAiChatStream, encodeOpenAiModelList } from './openai-chat.encoder';
 import { encodeOpenAiError, encodeOpenAiResponsesJson, encodeOpenAiResponsesStream } from './openai-responses.encoder';
+import { providerFailureReply } from './provider-failure.replies';
 import { writeServerSentEvents, type ServerSentEvent } from './sse.writer';
 import { decideTurn } from './turn.decider';
 
@@ -21,6 +22,8 @@ export interface MockModelState {
   readonly defaultModel: string;
   readonly log: (line: string) => void;
   readonly recorder: RequestRecorder;
+  /** Keys of `error-once` markers already answered with their failure. */
+  readonly spentOnceKeys: Set<string>;
 }
 
 /** One request being answered. */
@@ -118,15 +121,10 @@ async function answerModelTurn(exchange: Exchange, route: ModelRoute): Promise<v
     return finish(exchange, reply.status, 'completed');
   }
   const conversation = normalizeConversation({ api: route.api, body: record.body, model: route.model ?? server.defaultModel, stream: route.stream });
-  const decision = decideTurn(conversation);
+  const decision = decideTurn(conversation, server.spentOnceKeys);
   updateRequest(server.recorder, record, { decision });
   server.log(`mock-model #${record.sequence} ${route.api} decided ${describe(decision)}`);
-  if (decision.kind === 'error') {
-    const reply = errorEncoder(route.api)(decision.status, decision.message);
-    // Both SDKs (Anthropic, OpenAI) honour this header; without it they retry 5xx and 429 for a while.
-    sendJson(response, reply.status, reply.body, { 'x-should-retry': 'false' });
-    return finish(exchange, reply.status, 'completed');
-  }
+  if (decision.kind === 'error') return answerProviderFailure(exchange, route.api, decision);
   const context = encodingContextOf({ conversation, decision, rawBody: exchange.rawBody });
   if (!conversation.stream) {
     sendJson(response, 200, jsonEncoder(route.api)(decision, context));
@@ -139,6 +137,18 @@ async function answerModelTurn(exchange: Exchange, route: ModelRoute): Promise<v
   const outcome = await writeServerSentEvents({ response, events: streamEncoder(route.api)(decision, context) });
   if (outcome === 'client-disconnected') server.log(`mock-model #${record.sequence} client disconnected mid-stream`);
   finish(exchange, 200, outcome);
+}
+
+/** A scripted failure: the provider's error reply, or a connection destroyed without one. */
+function answerProviderFailure(exchange: Exchange, api: ModelApi, decision: Extract<TurnDecision, { kind: 'error' }>): void {
+  if (decision.onceKey !== undefined) exchange.server.spentOnceKeys.add(decision.onceKey);
+  if (decision.failure === 'connection-reset') {
+    exchange.response.socket?.resetAndDestroy();
+    return finish(exchange, decision.status, 'failed');
+  }
+  const reply = providerFailureReply(api, decision);
+  sendJson(exchange.response, reply.status, reply.body, reply.headers);
+  finish(exchange, reply.status, 'completed');
 }
 
 function encodingContextOf(input: { readonly conversation: NormalizedConversation; readonly decision: AnswerDecision; readonly rawBody: Buffer }): EncodingContext {

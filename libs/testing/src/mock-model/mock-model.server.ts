@@ -36,6 +36,7 @@ export async function startMockModelServer(options: MockModelServerOptions = {})
     defaultModel: options.defaultModel ?? DEFAULT_MOCK_MODEL,
     log: options.log ?? ((): void => undefined),
     recorder: createRequestRecorder(),
+    spentOnceKeys: new Set(),
   };
   const { recorder } = state;
   const server = createServer((incoming, response) => onRequest(state, incoming, response));
@@ -48,6 +49,7 @@ export async function startMockModelServer(options: MockModelServerOptions = {})
     requests: () => recordedRequests(recorder),
     reset: () => {
       recorder.recorded = [];
+      state.spentOnceKeys.clear();
     },
     waitForRequest: (predicate, timeoutMilliseconds = DEFAULT_WAIT_MILLISECONDS) => waitForRequest(recorder, predicate, timeoutMilliseconds),
     stop: () =>

@@ -82,6 +82,7 @@ function outputItem(decision: AnswerDecision, context: EncodingContext): OutputI
       status: 'completed',
       call_id: context.newId('call_'),
       name: decision.tool.name,
+      ...(decision.tool.namespace ? { namespace: decision.tool.namespace } : {}),
       arguments: JSON.stringify(decision.arguments),
     };
   }

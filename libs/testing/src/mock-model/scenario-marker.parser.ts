@@ -5,9 +5,17 @@
  *   `<content>` (the rest of the marker, spaces allowed) to `<path>`.
  * - `[[scenario:tool-command <command>]]`: call the shell tool with this exact command.
  * - `[[scenario:slow <milliseconds>]]`: stream text slowly for about that long (cancel tests).
- * - `[[scenario:error <status>]]`: fail with that HTTP status and a provider-shaped error body.
+ * - `[[scenario:error <status>]]`: fail with that HTTP status and a provider-shaped error body
+ *   in the provider's own wording (429 also carries `retry-after`).
+ * - `[[scenario:context-overflow]]`: fail as the provider does when the prompt exceeds the context.
+ * - `[[scenario:reset]]`: destroy the connection without an answer.
+ * - `[[scenario:error-once <status|context-overflow|reset> <key>]]`: the first request whose prompt
+ *   carries this marker with that key fails so; later ones are answered as if it were absent
+ *   (a retried task then completes).
  * - `[[scenario:remember <word>]]` and `[[secret:<word>]]`: a word that later answers repeat when
  *   the marker sits in an earlier turn of the conversation (resume proof).
+ * - `[[scenario:mcp-tool <tool-name-fragment> <json object>]]`: call the offered tool whose name
+ *   contains the fragment (each CLI prefixes MCP tools its own way) with those arguments.
  */
 export type Scenario =
   | { readonly name: 'text' }
@@ -15,7 +23,14 @@ export type Scenario =
   | { readonly name: 'tool-command'; readonly command: string }
   | { readonly name: 'slow'; readonly milliseconds: number }
   | { readonly name: 'error'; readonly status: number }
-  | { readonly name: 'remember'; readonly word: string };
+  | { readonly name: 'context-overflow' }
+  | { readonly name: 'reset' }
+  | { readonly name: 'error-once'; readonly failure: ProviderFailure; readonly key: string }
+  | { readonly name: 'remember'; readonly word: string }
+  | { readonly name: 'mcp-tool'; readonly toolNameFragment: string; readonly arguments: { readonly [key: string]: unknown } };
+
+/** How a scripted provider failure shows: an HTTP status, a context overflow (a 400 in each provider's words), a cut connection. */
+export type ProviderFailure = { readonly kind: 'status'; readonly status: number } | { readonly kind: 'context-overflow' } | { readonly kind: 'reset' };
 
 export const DEFAULT_SLOW_MILLISECONDS = 30_000;
 export const DEFAULT_ERROR_STATUS = 500;
@@ -53,17 +68,51 @@ function toScenario(name: string, argumentsText: string): Scenario | undefined {
       return argumentsText ? { name: 'tool-command', command: argumentsText } : undefined;
     case 'slow':
       return { name: 'slow', milliseconds: positiveIntegerOr(argumentsText, DEFAULT_SLOW_MILLISECONDS) };
-    case 'error': {
-      const status = positiveIntegerOr(argumentsText, DEFAULT_ERROR_STATUS);
-      return { name: 'error', status: status >= 400 && status <= 599 ? status : DEFAULT_ERROR_STATUS };
-    }
+    case 'error':
+      return { name: 'error', status: errorStatusOf(argumentsText) };
+    case 'context-overflow':
+      return { name: 'context-overflow' };
+    case 'reset':
+      return { name: 'reset' };
+    case 'error-once':
+      return errorOnceScenario(argumentsText);
     case 'remember': {
       const word = argumentsText.split(/\s+/)[0];
       return word ? { name: 'remember', word } : undefined;
     }
+    case 'mcp-tool':
+      return mcpToolScenario(argumentsText);
     default:
       return undefined;
   }
+}
+
+/** `<fragment> <json object>`; a marker without a fragment or with arguments that are not a JSON object is ignored. */
+function mcpToolScenario(argumentsText: string): Scenario | undefined {
+  const toolNameFragment = argumentsText.split(/[ \t]+/)[0];
+  if (!toolNameFragment) return undefined;
+  const json = argumentsText.slice(toolNameFragment.length).trim() || '{}';
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+    return { name: 'mcp-tool', toolNameFragment, arguments: parsed as { [key: string]: unknown } };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `<status|context-overflow|reset> <key>`; without a key the marker is ignored (it could never stop failing). */
+function errorOnceScenario(argumentsText: string): Scenario | undefined {
+  const [failureText = '', key] = argumentsText.split(/[ \t]+/);
+  if (!key) return undefined;
+  const failure: ProviderFailure =
+    failureText === 'context-overflow' || failureText === 'reset' ? { kind: failureText } : { kind: 'status', status: errorStatusOf(failureText) };
+  return { name: 'error-once', failure, key };
+}
+
+function errorStatusOf(text: string): number {
+  const status = positiveIntegerOr(text, DEFAULT_ERROR_STATUS);
+  return status >= 400 && status <= 599 ? status : DEFAULT_ERROR_STATUS;
 }
 
 function positiveIntegerOr(text: string, fallback: number): number {

@@ -1,11 +1,14 @@
 import type { ConversationTurn, NormalizedConversation, TurnDecision } from './conversation.types';
 import { fillJsonSchema, isSchema } from './json-schema.filler';
+import { decideProviderFailure } from './provider-failure.decision';
+import { nextMcpToolStep } from './mcp-tool.step';
 import { parseScenarioMarkers, parseSecretWords, type Scenario } from './scenario-marker.parser';
 import { buildShellArguments, findShellTool, writeFileCommand } from './shell-tool.arguments';
 
 export const DEFAULT_TOOL_COMMAND = 'echo mock-model-tool-call';
 export const DEFAULT_TEXT_REPLY = 'Mock model reply.';
 export const FINAL_TEXT_PREFIX = 'Mock model final answer.';
+export const NO_MATCHING_TOOL_PREFIX = 'Mock model: no offered tool matches';
 const TOOL_OUTPUT_EXCERPT_LENGTH = 200;
 const SLOW_DELTA_INTERVAL_MILLISECONDS = 100;
 const WORDS_PER_DELTA = 3;
@@ -14,13 +17,16 @@ const WORDS_PER_DELTA = 3;
  * Decides one model turn from the request alone (agent-clis.md "General"):
  * 1. a request that demands JSON (a side call such as Gemini CLI's router) gets a schema-valid object,
  *    and one that forces a call of a non-shell tool gets that call with schema-filled arguments;
- * 2. `error` / `slow` markers in the latest human prompt fail or stream slowly;
- * 3. a tool result after the latest human prompt gets the final text;
- * 4. a `text` marker, or no shell tool on offer, gets short text;
- * 5. otherwise ONE call of the shell tool, with a command from the marker or a harmless default.
+ * 2. `error` / `context-overflow` / `reset` / `error-once` (until its key is spent) / `slow` markers
+ *    in the latest human prompt fail or stream slowly;
+ * 3. an `mcp-tool` marker gets a call of the tool its name fragment points at (loaded through
+ *    `tool_search` first where the CLI defers it), until it was called;
+ * 4. a tool result after the latest human prompt gets the final text;
+ * 5. a `text` marker, or no shell tool on offer, gets short text;
+ * 6. otherwise ONE call of the shell tool, with a command from the marker or a harmless default.
  * Text answers repeat secrets from earlier turns, so a resumed session can prove what it saw.
  */
-export function decideTurn(conversation: NormalizedConversation): TurnDecision {
+export function decideTurn(conversation: NormalizedConversation, spentOnceKeys: ReadonlySet<string> = new Set()): TurnDecision {
   const latestHumanIndex = findLatestHumanPromptIndex(conversation.turns);
   const prompt = latestHumanIndex >= 0 ? humanText(conversation.turns[latestHumanIndex]) : '';
   const scenarios = parseScenarioMarkers(prompt);
@@ -39,10 +45,18 @@ export function decideTurn(conversation: NormalizedConversation): TurnDecision {
     const value = fillJsonSchema(forced.parameters);
     return { kind: 'tool-call', tool: forced, arguments: isSchema(value) ? value : {}, command: undefined };
   }
-  const error = find('error');
-  if (error) return { kind: 'error', status: error.status, message: `Mock model error scenario: HTTP ${error.status}.` };
+  const failure = decideProviderFailure(scenarios, spentOnceKeys);
+  if (failure) return failure;
   const slow = find('slow');
   if (slow) return slowText(slow.milliseconds);
+
+  const mcpTool = find('mcp-tool');
+  const mcpStep = mcpTool ? nextMcpToolStep({ conversation, scenario: mcpTool, latestHumanIndex }) : undefined;
+  if (mcpStep?.kind === 'call') return { kind: 'tool-call', tool: mcpStep.tool, arguments: mcpStep.arguments, command: undefined };
+  if (mcpTool && mcpStep?.kind === 'missing') {
+    // Said in the answer, so a test that finds no tool call can tell what the CLI offered instead.
+    return textDecision(`${NO_MATCHING_TOOL_PREFIX} "${mcpTool.toolNameFragment}"; offered: ${conversation.tools.map((offer) => offer.name).join(', ')}`);
+  }
 
   const toolResults = conversation.turns.slice(latestHumanIndex + 1).flatMap((turn) => turn.parts.filter((part) => part.kind === 'tool-result'));
   if (toolResults.length > 0) {

@@ -16,5 +16,13 @@ export async function resolveDaemonEnvironment(env: NodeJS.ProcessEnv): Promise<
     identity = await enrollDaemon({ gatewayUrl: env['DAEMON_GATEWAY_URL'], token: env['DAEMON_ENROLLMENT_TOKEN'], home, ...(env['DAEMON_NAME'] ? { name: env['DAEMON_NAME'] } : {}) });
   }
   if (!identity) return env;
-  return { ...env, DAEMON_ID: identity.daemonId, DAEMON_WORKSPACE_ID: identity.workspaceId, NATS_CREDENTIALS_FILE: identity.credentialsFile, DAEMON_CURVE_SEED_FILE: identity.curveSeedFile };
+  return {
+    ...env,
+    DAEMON_ID: identity.daemonId,
+    DAEMON_WORKSPACE_ID: identity.workspaceId,
+    NATS_CREDENTIALS_FILE: identity.credentialsFile,
+    DAEMON_CURVE_SEED_FILE: identity.curveSeedFile,
+    // Agents call back where the daemon enrolled, unless told otherwise.
+    DAEMON_GATEWAY_URL: env['DAEMON_GATEWAY_URL'] ?? identity.gatewayUrl,
+  };
 }

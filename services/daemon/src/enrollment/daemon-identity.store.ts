@@ -6,6 +6,8 @@ import { z } from 'zod';
 export interface DaemonIdentity {
   readonly daemonId: string;
   readonly workspaceId: string;
+  /** The gateway it enrolled with: where its agents call back unless DAEMON_GATEWAY_URL says otherwise. */
+  readonly gatewayUrl: string;
   /** The daemon's NATS `.creds` (its user JWT and its own seed), 0600. */
   readonly credentialsFile: string;
   /** The seed of the curve key task secrets are sealed to, 0600. */
@@ -30,7 +32,7 @@ export function readDaemonIdentity(home: string): DaemonIdentity | undefined {
   const parsed = identityFileSchema.safeParse(JSON.parse(readFileSync(files.identity, 'utf8')));
   if (!parsed.success) throw new Error(`${files.identity} is not a daemon identity: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
   for (const file of [files.credentials, files.curveSeed]) if (!existsSync(file)) throw new Error(`${file} is missing: enroll this daemon again`);
-  return { daemonId: parsed.data.daemonId, workspaceId: parsed.data.workspaceId, credentialsFile: files.credentials, curveSeedFile: files.curveSeed };
+  return { daemonId: parsed.data.daemonId, workspaceId: parsed.data.workspaceId, gatewayUrl: parsed.data.gatewayUrl, credentialsFile: files.credentials, curveSeedFile: files.curveSeed };
 }
 
 export function writeDaemonIdentity(home: string, options: { readonly daemonId: string; readonly workspaceId: string; readonly gatewayUrl: string; readonly creds: string; readonly curveSeed: string }): DaemonIdentity {
@@ -45,5 +47,5 @@ export function writeDaemonIdentity(home: string, options: { readonly daemonId: 
   write(files.curveSeed, `${options.curveSeed}\n`);
   // Last: an identity file names only credentials that are already on disk.
   write(files.identity, `${JSON.stringify({ version: 1, daemonId: options.daemonId, workspaceId: options.workspaceId, gatewayUrl: options.gatewayUrl, enrolledAt: new Date().toISOString() }, null, 2)}\n`);
-  return { daemonId: options.daemonId, workspaceId: options.workspaceId, credentialsFile: files.credentials, curveSeedFile: files.curveSeed };
+  return { daemonId: options.daemonId, workspaceId: options.workspaceId, gatewayUrl: options.gatewayUrl, credentialsFile: files.credentials, curveSeedFile: files.curveSeed };
 }

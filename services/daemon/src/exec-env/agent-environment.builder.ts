@@ -1,13 +1,25 @@
+import path from 'node:path';
 import { isBlockedAgentEnvironmentKey, type ClaimedTask } from '@switchyard/contracts';
 
-/** The variables every task gets; the agent's own env may never set them. */
+/**
+ * The variables every task gets; the agent's own env may never set them. `SWITCHYARD_TOKEN` is the
+ * task token (what `yard` reads); the API URL and issue id are set only when there is one.
+ */
 export const TASK_ENVIRONMENT_KEYS = {
   taskId: 'SWITCHYARD_TASK_ID',
-  taskToken: 'SWITCHYARD_TASK_TOKEN',
+  taskToken: 'SWITCHYARD_TOKEN',
   workspaceId: 'SWITCHYARD_WORKSPACE_ID',
   agentId: 'SWITCHYARD_AGENT_ID',
   attempt: 'SWITCHYARD_ATTEMPT',
+  apiUrl: 'SWITCHYARD_API_URL',
+  issueId: 'SWITCHYARD_ISSUE_ID',
 } as const;
+
+/** How the agent calls back: the gateway's URL and the folder of the `yard` shim, each absent when the daemon has none. */
+export interface AgentCallback {
+  readonly apiUrl: string | undefined;
+  readonly binDirectory: string | undefined;
+}
 
 const POSIX_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -35,7 +47,9 @@ export interface AgentEnvironmentOptions {
   runtimeEnvironment?: Readonly<Record<string, string>>;
   /** The agent's configured env: untrusted, filtered through the blocked keys. */
   agentEnvironment: Readonly<Record<string, string>>;
-  task: Pick<ClaimedTask, 'taskId' | 'taskToken' | 'workspaceId' | 'agentId' | 'attempt'>;
+  task: Pick<ClaimedTask, 'taskId' | 'taskToken' | 'workspaceId' | 'agentId' | 'attempt' | 'source'>;
+  /** The `yard` folder goes first on PATH, so the agent's shell finds it before anything else named so. */
+  callback?: AgentCallback;
 }
 
 export interface AgentEnvironment {
@@ -55,8 +69,9 @@ function problemWith(key: string, value: string): RejectedEnvironmentKeyReason |
  * blocked keys), then the task variables, which always win. Never reads `process.env`.
  */
 export function buildAgentEnvironment(options: AgentEnvironmentOptions): AgentEnvironment {
+  const binDirectory = options.callback?.binDirectory;
   const environment: Record<string, string> = {
-    PATH: options.base.path,
+    PATH: binDirectory ? `${binDirectory}${path.delimiter}${options.base.path}` : options.base.path,
     HOME: options.base.home,
     LANG: options.base.language ?? 'C.UTF-8',
     TERM: 'dumb',
@@ -81,5 +96,7 @@ export function buildAgentEnvironment(options: AgentEnvironmentOptions): AgentEn
   environment[TASK_ENVIRONMENT_KEYS.workspaceId] = task.workspaceId;
   environment[TASK_ENVIRONMENT_KEYS.agentId] = task.agentId;
   environment[TASK_ENVIRONMENT_KEYS.attempt] = String(task.attempt);
+  if (options.callback?.apiUrl) environment[TASK_ENVIRONMENT_KEYS.apiUrl] = options.callback.apiUrl;
+  if (task.source.kind === 'issue') environment[TASK_ENVIRONMENT_KEYS.issueId] = task.source.issueId;
   return { environment, rejectedKeys };
 }

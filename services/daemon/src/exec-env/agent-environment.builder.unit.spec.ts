@@ -5,13 +5,29 @@ const task = sampleClaimedTask();
 const base = { path: '/usr/bin:/bin', home: '/homes/task-1', temporaryDirectory: '/work/task-1/.switchyard/tmp' };
 const TASK_VARIABLES = {
   SWITCHYARD_TASK_ID: task.taskId,
-  SWITCHYARD_TASK_TOKEN: task.taskToken,
+  SWITCHYARD_TOKEN: task.taskToken,
   SWITCHYARD_WORKSPACE_ID: 'workspace-1',
   SWITCHYARD_AGENT_ID: 'agent-1',
   SWITCHYARD_ATTEMPT: '1',
+  SWITCHYARD_ISSUE_ID: 'issue-1',
 };
 
 describe('buildAgentEnvironment', () => {
+  it('given a callback, puts the yard folder first on PATH and names the gateway', () => {
+    const { environment } = buildAgentEnvironment({ base, agentEnvironment: {}, task, callback: { apiUrl: 'http://127.0.0.1:8080', binDirectory: '/daemon/agent-tools/bin' } });
+    expect(environment['PATH']).toBe('/daemon/agent-tools/bin:/usr/bin:/bin');
+    expect(environment['SWITCHYARD_API_URL']).toBe('http://127.0.0.1:8080');
+  });
+
+  it('given a chat task, sets no issue id; given no gateway, no API URL', () => {
+    const chat = { ...task, source: { kind: 'chat', chatSessionId: 'chat-1', chatMessageId: 'message-1' } } as const;
+    const { environment } = buildAgentEnvironment({ base, agentEnvironment: {}, task: chat, callback: { apiUrl: undefined, binDirectory: undefined } });
+    expect(environment).not.toHaveProperty('SWITCHYARD_ISSUE_ID');
+    expect(environment).not.toHaveProperty('SWITCHYARD_API_URL');
+    expect(environment['PATH']).toBe('/usr/bin:/bin');
+    expect(environment['SWITCHYARD_TOKEN']).toBe(task.taskToken);
+  });
+
   it('contains exactly the base, the agent variables and the task variables', () => {
     const { environment, rejectedKeys } = buildAgentEnvironment({ base, agentEnvironment: { GITHUB_ORG: 'acme', _PRIVATE: 'ok' }, task });
     expect(environment).toEqual({
@@ -50,7 +66,7 @@ describe('buildAgentEnvironment', () => {
         NATS_URL: 'nats://evil',
         DATABASE_URL: 'postgres://evil',
         SWITCHYARD_DAEMON_NATS_CREDENTIALS: 'x',
-        SWITCHYARD_TASK_TOKEN: 'forged',
+        SWITCHYARD_TOKEN: 'forged',
         SWITCHYARD_TASK_ID: 'forged',
         NODE_OPTIONS: '--require /tmp/x.js',
         LD_PRELOAD: '/tmp/x.so',
@@ -66,7 +82,7 @@ describe('buildAgentEnvironment', () => {
       'agent:NATS_URL:blocked',
       'agent:DATABASE_URL:blocked',
       'agent:SWITCHYARD_DAEMON_NATS_CREDENTIALS:blocked',
-      'agent:SWITCHYARD_TASK_TOKEN:blocked',
+      'agent:SWITCHYARD_TOKEN:blocked',
       'agent:SWITCHYARD_TASK_ID:blocked',
       'agent:NODE_OPTIONS:blocked',
       'agent:LD_PRELOAD:blocked',

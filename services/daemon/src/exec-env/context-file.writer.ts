@@ -37,8 +37,33 @@ function describeSource(source: ContextTask['source']): string {
   }
 }
 
+/** A skill written into the CLI's native skills folder, as the brief lists it. */
+export interface ContextSkill {
+  readonly name: string;
+  /** Work-directory-relative folder of the skill, e.g. `.claude/skills/review`. */
+  readonly folder: string;
+}
+
+function skillLines(skills: readonly ContextSkill[]): string[] {
+  if (skills.length === 0) return [];
+  return ['', '## Skills', '', 'Installed for this run (read a skill\'s `SKILL.md` before using it):', '', ...skills.map((skill) => `- \`${skill.name}\` in \`${skill.folder}/\``)];
+}
+
+/** The agent commands of `yard`, which act on the task's issue with its task token; a task of no issue has none. */
+function callbackLines(source: ContextTask['source']): string[] {
+  if (source.kind !== 'issue') return ['- This task works on no issue: its task token (`SWITCHYARD_TOKEN`) opens none of the `yard issue` commands.'];
+  return [
+    `- The \`yard\` command on your PATH acts on this task's issue (\`${source.issueId}\`, also in \`SWITCHYARD_ISSUE_ID\`) as this agent, with the task token in \`SWITCHYARD_TOKEN\`; the token is valid for this attempt only:`,
+    '  - `yard issue show`: the issue and its comments.',
+    '  - `yard issue comment "<text>"` (or the text on stdin): comment on the issue.',
+    '  - `yard issue status <status>`: set its status (`backlog`, `todo`, `in_progress`, `in_review`, `done`, `cancelled`).',
+    '  - `yard issue create --parent <issue id> --title "<title>" [--description "<text>"]`: create a sub-issue of it.',
+    '- Nothing else is open to the task token: other issues and every other route answer 403.',
+  ];
+}
+
 /** The managed block's body: the agent's instructions, then what every run needs to know. Never the token's value. */
-export function renderContextBody(task: ContextTask): string {
+export function renderContextBody(task: ContextTask, installedSkills: readonly ContextSkill[] = []): string {
   const instructions = task.agent.instructions.trim() === '' ? '_No instructions were configured for this agent._' : task.agent.instructions.trim();
   const lines = [
     '<!-- Managed by Switchyard: everything between the switchyard markers is rewritten for every task. Keep your own notes outside them. -->',
@@ -52,16 +77,17 @@ export function renderContextBody(task: ContextTask): string {
     `- Task: \`${task.taskId}\`, attempt ${task.attempt}, from ${describeSource(task.source)}.`,
     `- Agent: ${task.agent.name} (\`${task.agentId}\`) in workspace \`${task.workspaceId}\`.`,
     '- Work directory: the current directory. It may be reused by the next task of the same issue or chat session.',
+    ...skillLines(installedSkills),
     '',
     '## How to report',
     '',
     '- Your final message is the task result: say what you did, what you verified, and what is left open.',
     '- Your messages and tool calls are streamed to the team as you work; no extra reporting step is needed.',
-    '- To call Switchyard for this task, authenticate with the token in the `SWITCHYARD_TASK_TOKEN` environment variable; it is valid for this attempt only. `SWITCHYARD_TASK_ID` names the task.',
+    ...callbackLines(task.source),
     '',
     '## Do not',
     '',
-    '- Do not print, log, commit or share the value of `SWITCHYARD_TASK_TOKEN` or of any other secret.',
+    '- Do not print, log, commit or share the value of `SWITCHYARD_TOKEN` or of any other secret.',
     '- Do not edit this managed block or the `.switchyard/` folder; Switchyard rewrites them.',
     '- Do not wait for interactive input: nobody answers prompts during a run.',
     '- Do not leave background processes running when you finish; they are killed with the task.',

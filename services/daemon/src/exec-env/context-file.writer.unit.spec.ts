@@ -67,9 +67,28 @@ describe('renderContextBody', () => {
     const body = renderContextBody(task);
     expect(body).toContain('Do the task.');
     expect(body).toContain(task.taskId);
-    expect(body).toContain('SWITCHYARD_TASK_TOKEN');
+    expect(body).toContain('SWITCHYARD_TOKEN');
     expect(body).toContain('## Do not');
     expect(body).not.toContain(task.taskToken);
+  });
+
+  it('given an issue task, describes the yard agent commands on its issue', () => {
+    const body = renderContextBody(sampleClaimedTask());
+    for (const command of ['yard issue show', 'yard issue comment', 'yard issue status <status>', 'yard issue create --parent']) expect(body).toContain(command);
+    expect(body).toContain('`issue-1`');
+  });
+
+  it('given a chat task, says its token opens no yard issue command', () => {
+    const body = renderContextBody({ ...sampleClaimedTask(), source: { kind: 'chat', chatSessionId: 'chat-1', chatMessageId: 'message-1' } });
+    expect(body).not.toContain('yard issue show');
+    expect(body).toContain('works on no issue');
+  });
+
+  it('lists the skills installed for the run with their folders, and no skills section without any', () => {
+    const body = renderContextBody(sampleClaimedTask(), [{ name: 'review', folder: '.claude/skills/review' }]);
+    expect(body).toContain('## Skills');
+    expect(body).toContain('- `review` in `.claude/skills/review/`');
+    expect(renderContextBody(sampleClaimedTask())).not.toContain('## Skills');
   });
 
   it('defuses markers hidden in the agent instructions', () => {

@@ -54,10 +54,11 @@ describe('prepareExecEnv', () => {
       TMPDIR: path.join(prepared.workDirectory, '.switchyard', 'tmp'),
       GITHUB_ORG: 'acme',
       SWITCHYARD_TASK_ID: options.task.taskId,
-      SWITCHYARD_TASK_TOKEN: options.task.taskToken,
+      SWITCHYARD_TOKEN: options.task.taskToken,
       SWITCHYARD_WORKSPACE_ID: 'workspace-1',
       SWITCHYARD_AGENT_ID: 'agent-1',
       SWITCHYARD_ATTEMPT: '1',
+      SWITCHYARD_ISSUE_ID: 'issue-1',
     });
     expect(prepared.rejectedEnvironmentKeys).toEqual([{ key: 'NODE_OPTIONS', origin: 'agent', reason: 'blocked' }]);
   });
@@ -86,7 +87,8 @@ describe('prepareExecEnv', () => {
   it('hands the runtime brief over inline only to CLIs that read no context file', async () => {
     const kimi = await prepareExecEnv({ ...options, protocolFamily: 'acp', runtimeIdentity: 'kimi' });
     expect(kimi.inlineRuntimeBrief).toContain('# Agent instructions');
-    expect(kimi.inlineRuntimeBrief).toBe(renderContextBody(options.task));
+    // The brief lists the skills installed for the run.
+    expect(kimi.inlineRuntimeBrief).toBe(renderContextBody(options.task, [{ name: 'review', folder: '.kimi/skills/review' }]));
 
     const claude = await prepareExecEnv(options);
     expect(claude.inlineRuntimeBrief).toBeNull();
@@ -101,7 +103,7 @@ describe('prepareExecEnv', () => {
     const codex = await prepareExecEnv({ ...options, protocolFamily: 'codex-app-server', runtimeEnvironment: { CODEX_HOME: '/tmp/codex-home' } });
     expect(codex.contextFile.fileName).toBe('AGENTS.md');
     expect(await readdir(path.join(codex.workDirectory, '.agents/skills'))).toEqual(['review']);
-    expect(codex.mcp).toMatchObject({ kind: 'codex-config-toml', text: expect.stringContaining('[mcp_servers.github]') });
+    expect(codex.mcp).toMatchObject({ kind: 'codex-thread-config', mcpServers: { github: { command: 'npx' } } });
     expect(codex.environment['CODEX_HOME']).toBe('/tmp/codex-home');
 
     const opencode = await prepareExecEnv({ ...options, protocolFamily: 'opencode-ndjson' });

@@ -1,6 +1,6 @@
 import { runtimeLayoutFor, writeMcpConfig, type McpArtefacts } from '@switchyard/agent-adapters/wing';
 import type { ClaimedTask, ProtocolFamily } from '@switchyard/contracts';
-import { buildAgentEnvironment, type RejectedEnvironmentKey } from './agent-environment.builder';
+import { buildAgentEnvironment, type AgentCallback, type RejectedEnvironmentKey } from './agent-environment.builder';
 import { renderContextBody, writeContextFile, type ContextFileResult } from './context-file.writer';
 import { parseNeutralMcpConfig } from './mcp-config.schema';
 import { ensureDirectoryInside, workDirectoryFiles } from './safe-path.guard';
@@ -25,6 +25,8 @@ export interface PrepareExecEnvOptions {
   path?: string;
   /** Trusted launcher variables, e.g. `CODEX_HOME` for a throwaway Codex home. */
   runtimeEnvironment?: Readonly<Record<string, string>>;
+  /** The gateway URL and the `yard` folder the agent calls back with. */
+  callback?: AgentCallback;
   now?: () => Date;
 }
 
@@ -67,9 +69,11 @@ export async function prepareExecEnv(options: PrepareExecEnvOptions): Promise<Pr
   const directory = workDirectory.path;
   const temporaryDirectory = await ensureDirectoryInside({ root: directory, segments: [SWITCHYARD_FOLDER, TASK_TEMPORARY_FOLDER] });
 
-  const runtimeBrief = renderContextBody(task);
-  const contextFile = await writeContextFile({ workDirectory: directory, target, body: runtimeBrief });
+  // Skills first: the brief lists the ones that were installed.
   const skills = await installSkills({ workDirectory: directory, target, skillNames: task.agent.skills, provideSkill: options.provideSkill });
+  const skillsFolder = runtimeLayoutFor(target).skillsDirectory;
+  const runtimeBrief = renderContextBody(task, skills.installed.map((skill) => ({ name: skill.name, folder: `${skillsFolder}/${skill.directoryName}` })));
+  const contextFile = await writeContextFile({ workDirectory: directory, target, body: runtimeBrief });
   const mcp = await writeMcpConfig({ target, servers, files: workDirectoryFiles(directory) });
 
   const runtimeEnvironment: Record<string, string> = { ...options.runtimeEnvironment };
@@ -79,6 +83,7 @@ export async function prepareExecEnv(options: PrepareExecEnvOptions): Promise<Pr
     runtimeEnvironment,
     agentEnvironment: task.agent.env,
     task,
+    ...(options.callback ? { callback: options.callback } : {}),
   });
 
   return {

@@ -11,8 +11,15 @@ export interface SkillContent {
   files: Record<string, string>;
 }
 
+/** A skill the workspace has whose content could not be had or trusted, and why. */
+export interface SkillUnavailable {
+  /** `access_refused`: the bus would not let this daemon read its workspace's skills. */
+  unavailable: 'content_unavailable' | 'access_refused' | 'hash_mismatch' | 'invalid_content';
+  detail: string;
+}
+
 /** Resolves a skill's files by name; `undefined` when the workspace has no such skill. */
-export type SkillContentProvider = (name: string) => Promise<SkillContent | undefined>;
+export type SkillContentProvider = (name: string) => Promise<SkillContent | SkillUnavailable | undefined>;
 
 export interface InstalledSkill {
   name: string;
@@ -21,11 +28,13 @@ export interface InstalledSkill {
   files: string[];
 }
 
-export type SkippedSkillReason = 'invalid_name' | 'duplicate_name' | 'not_found' | 'missing_entry_file' | 'unsafe_file_path';
+export type SkippedSkillReason = 'invalid_name' | 'duplicate_name' | 'not_found' | 'missing_entry_file' | 'unsafe_file_path' | SkillUnavailable['unavailable'];
 
 export interface SkippedSkill {
   name: string;
   reason: SkippedSkillReason;
+  /** What went wrong, when the reason alone does not say. */
+  detail?: string;
 }
 
 export interface SkillsInstallResult {
@@ -87,6 +96,10 @@ export async function installSkills(options: {
     const content = await options.provideSkill(name);
     if (content === undefined) {
       skipped.push({ name, reason: 'not_found' });
+      continue;
+    }
+    if ('unavailable' in content) {
+      skipped.push({ name, reason: content.unavailable, detail: content.detail });
       continue;
     }
     if (!Object.hasOwn(content.files, SKILL_ENTRY_FILE)) {

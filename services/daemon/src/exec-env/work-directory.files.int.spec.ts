@@ -24,14 +24,15 @@ describe('MCP config files through the work directory guard', () => {
     expect(await readFile(path.join(temporary.path, '.mcp.json'), 'utf8')).toBe('{"mcpServers":{"user":{}}}');
   });
 
-  it('Gemini settings: refuses to follow a symlinked settings folder out of the work directory', async () => {
+  it('Qwen Code: refuses to follow a symlinked .switchyard folder out of the work directory, and never writes the repository\'s .qwen/settings.json', async () => {
     const outside = path.join(temporary.path, 'outside');
     const work = path.join(temporary.path, 'work');
     await mkdir(outside);
     await mkdir(work);
-    await symlink(outside, path.join(work, '.qwen'));
+    await symlink(outside, path.join(work, '.switchyard'));
     const target = { protocolFamily: 'claude-stream-json', identity: 'qwen-code' } as const;
     await expect(writeMcpConfig({ target, servers, files: workDirectoryFiles(work) })).rejects.toMatchObject({ code: 'unsafe_path' });
-    await expect(readFile(path.join(outside, 'settings.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(readFile(path.join(outside, 'mcp', 'qwen-mcp.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(path.join(work, '.qwen'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -19,6 +19,7 @@ import { runClaimedTask } from './task-runner';
 import { reportUnexpectedRunFailure } from './unexpected-run-failure.reporter';
 import { openClaimedTask } from './claimed-task.opener';
 import { loadSealingKey } from '../enrollment/daemon-sealing-key';
+import { DEFAULT_YARD_ENTRY, installYardShim, type AgentCallback } from '../exec-env';
 
 /** Runs on the queue's nudge; this slow poll only catches a lost nudge. */
 const SAFETY_POLL_MS = 30_000;
@@ -50,6 +51,8 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   private stopListeningToSlots: (() => void) | undefined;
   /** The key claimed tasks' secrets are sealed to; its public half goes with every claim. */
   private readonly sealingKey: CurveKeyHolder;
+  /** Written once at boot: every run's agent gets the same `yard` and gateway URL. */
+  private callback: AgentCallback = { apiUrl: undefined, binDirectory: undefined };
 
   constructor(
     @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
@@ -75,6 +78,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     // The slots open once the queue released this DAEMON_ID's previous attempts: claim then.
     this.stopListeningToSlots = this.slots.onOpened(() => this.requestClaim());
     this.outbox = await TaskMessageOutbox.open({ directory: path.resolve(this.config.SWITCHYARD_HOME, 'outbox'), connection: this.connection, logger: this.logger });
+    this.callback = this.installCallback();
     await this.registry.whenDetected();
     this.notices.start();
     this.poll = setInterval(() => this.requestClaim(), SAFETY_POLL_MS);
@@ -143,6 +147,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
       renewEveryMs: 10_000,
       sessionResolveTimeoutMs: this.config.DAEMON_SESSION_RESOLVE_TIMEOUT_MS,
       shutdown: runAbort.signal,
+      callback: this.callback,
     }))
       .catch(async (error: unknown) => {
         this.logger.error({ err: error, taskId: task.taskId }, 'task run failed unexpectedly');
@@ -157,6 +162,15 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
         this.requestClaim();
       });
     this.running.add(run);
+  }
+
+  /** The `yard` shim under the home, and the gateway agents call back; each missing one is logged once, here. */
+  private installCallback(): AgentCallback {
+    const yardEntry = this.config.DAEMON_YARD_ENTRY ?? DEFAULT_YARD_ENTRY;
+    const binDirectory = installYardShim({ home: path.resolve(this.config.SWITCHYARD_HOME), nodeExecutable: process.execPath, yardEntry });
+    if (!binDirectory) this.logger.warn({ event: 'yard_unavailable', yardEntry }, 'the built yard CLI is missing: agents get no yard on their PATH (build with tools/build/build.mjs)');
+    if (!this.config.DAEMON_GATEWAY_URL) this.logger.warn({ event: 'gateway_url_unset' }, 'DAEMON_GATEWAY_URL is not set: agents get no SWITCHYARD_API_URL and cannot call back');
+    return { apiUrl: this.config.DAEMON_GATEWAY_URL, binDirectory };
   }
 
   /** This installation's id, kept across restarts: it proves work directories are ours. */

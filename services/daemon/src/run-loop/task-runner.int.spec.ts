@@ -186,6 +186,24 @@ describe('task runner', () => {
     expect(await timelineOf(task.taskId)).toEqual([{ type: 'text', text: '{"done":true}' }]);
   });
 
+  it("given an agent with a model, a thinking level and extra args, when its task runs, then the backend is asked for all three", async () => {
+    const agent = { ...sampleClaimedTask().agent, model: 'claude-opus-4-6', thinkingLevel: 'high', extraArgs: ['--verbose-tools'] };
+    const task = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000a0f1', agent });
+    const asked: Array<{ model?: string; thinkingLevel?: string; launchArgs?: readonly string[] }> = [];
+    const inner = scriptBackend({ script: DONE_SCRIPT });
+    const recording: Backend = {
+      execute: (prompt, options) => {
+        asked.push({ ...(options.model ? { model: options.model } : {}), ...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}), ...(options.launchArgs ? { launchArgs: options.launchArgs } : {}) });
+        return inner.execute(prompt, options);
+      },
+    };
+
+    await runClaimedTask(task, runtime, dependencies(recording));
+
+    expect(asked).toEqual([{ model: 'claude-opus-4-6', thinkingLevel: 'high', launchArgs: ['--verbose-tools'] }]);
+    expect(commands.map((entry) => entry.command)).toContain('task.complete');
+  });
+
   it('given a running CLI, when the queue tells this daemon the task was cancelled, then the CLI is stopped and the run reported', async () => {
     const task = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000a006' });
     let cliPid: number | undefined;
@@ -292,5 +310,44 @@ describe('task runner', () => {
     expect(retired).toEqual([
       expect.objectContaining({ type: 'session.retired', payload: { sessionId: 'session-gone', taskId: next.taskId, reason: 'session_store_missing', message: missing } }),
     ]);
+  });
+
+  describe('MCP servers', () => {
+    const NOTES_SERVER = { servers: { notes: { command: 'node', args: ['notes-server.js'] } } };
+    /** A backend that records the options each run was started with. */
+    const recordingOptions = (backend: Backend, seen: Array<Parameters<Backend['execute']>[1]>): Backend => ({
+      execute: (prompt, run) => {
+        seen.push(run);
+        return backend.execute(prompt, run);
+      },
+    });
+
+    it('given an agent with a server, when it runs on Claude Code, then the backend is handed the config file the exec env wrote', async () => {
+      const task = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000a0c1' });
+      const withServer = { ...task, agent: { ...task.agent, mcpConfig: NOTES_SERVER } };
+      const seen: Array<Parameters<Backend['execute']>[1]> = [];
+
+      await runClaimedTask(withServer, runtime, dependencies(recordingOptions(scriptBackend({ script: DONE_SCRIPT }), seen)));
+
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.mcp).toEqual({ kind: 'claude-config-file', path: path.join(seen[0]!.cwd, '.switchyard/mcp/claude-mcp.json'), serverNames: ['notes'] });
+      expect(await timelineOf(task.taskId)).toEqual([{ type: 'text', text: '{"done":true}' }]);
+    });
+
+    it('given a CLI without MCP (Pi), when the task runs, then the timeline names the servers it did not get', async () => {
+      const pi = BUILT_IN_RUNTIME_IDENTITIES.find((identity) => identity.identity === 'pi')!;
+      const piRuntime: DetectedRuntime = { runtimeId: 'daemon-task-runner-test-pi', identity: pi, executablePath: process.execPath, version: '1.0.0', models: [] };
+      const task = sampleClaimedTask({ runtimeId: piRuntime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000a0c2' });
+      const withServer = { ...task, agent: { ...task.agent, mcpConfig: NOTES_SERVER } };
+      const seen: Array<Parameters<Backend['execute']>[1]> = [];
+
+      await runClaimedTask(withServer, piRuntime, dependencies(recordingOptions(scriptBackend({ script: DONE_SCRIPT }), seen)));
+
+      expect(seen[0]!.mcp).toEqual({ kind: 'unsupported', undeliveredServerNames: ['notes'] });
+      expect(await timelineOf(task.taskId)).toEqual([
+        { type: 'log', level: 'warn', text: 'MCP servers not delivered: this CLI takes no MCP servers from Switchyard: notes' },
+        { type: 'text', text: '{"done":true}' },
+      ]);
+    });
   });
 });

@@ -1,14 +1,14 @@
-import { probeSessionStore, type AgentRunResult, type AgentRunTimeouts, type AgentSession, type Backend } from '@switchyard/agent-adapters/wing';
+import { mcpDeliveryWarning, probeSessionStore, type McpArtefacts, type AgentRunResult, type AgentRunTimeouts, type AgentSession, type Backend } from '@switchyard/agent-adapters/wing';
 import type { AgentMessage, ClaimedTask, TaskFailureReason } from '@switchyard/contracts';
 import type { MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
-import { prepareExecEnv, type PreparedExecEnv } from '../exec-env';
+import { prepareExecEnv, skillContentFromStore, skillsCacheDirectoryOf, type AgentCallback, type PreparedExecEnv } from '../exec-env';
 import type { TaskMessageOutbox } from '../outbox/task-message.outbox';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
 import type { CancelNotices } from './daemon-notices.router';
 import type { QueueClient } from './queue.client';
 import { decideResume } from './resume.decider';
-import { failureReasonOf } from './run-outcome.mapper';
+import { failureMessageOf, failureReasonOf } from './run-outcome.mapper';
 import { launchTargetOf } from './runtime-target';
 import { pinSession, retireSession } from './session-notices.publisher';
 import { keepAttemptLease, type AttemptLease } from './attempt-lease.keeper';
@@ -40,6 +40,8 @@ export interface TaskRunnerDependencies {
   readonly timeouts: AgentRunTimeouts;
   /** Aborted at daemon shutdown: runs end `aborted` and are reported as such. */
   readonly shutdown: AbortSignal;
+  /** What the agent calls back with: the gateway's URL (`SWITCHYARD_API_URL`) and the `yard` shim's folder. */
+  readonly callback?: AgentCallback;
 }
 
 /** Tells the queue the attempt failed (`task.fail`), retried until it answers. */
@@ -64,6 +66,8 @@ interface PreparedRun {
   readonly environment: Record<string, string>;
   readonly prompt: string;
   readonly resumeSessionId: string | undefined;
+  /** The agent's MCP servers in the CLI's native form; its backend hands them over. */
+  readonly mcp: McpArtefacts;
   /**
    * Published only once the queue accepted the start: an attempt handed back before it started is
    * run again under the same task id, and its seq must then start from 0 with nothing taken.
@@ -150,10 +154,16 @@ async function prepareRun(run: TaskRun): Promise<PreparedRun | undefined> {
           protocolFamily: runtime.identity.protocolFamily,
           runtimeIdentity: launchTargetOf(runtime).identity,
           priorWorkDirectory,
-          // Skill contents are not distributed to daemons yet; every named skill is reported as skipped.
-          provideSkill: () => Promise.resolve(undefined),
+          // The versions the claim names, from this workspace's skills object store through a cache under the daemon's home.
+          provideSkill: skillContentFromStore({
+            connection: dependencies.connection,
+            cacheDirectory: skillsCacheDirectoryOf(dependencies.workspacesRoot),
+            workspaceId: dependencies.workspaceId,
+            versions: task.agent.skillVersions,
+          }),
           home,
           runtimeEnvironment,
+          ...(dependencies.callback ? { callback: dependencies.callback } : {}),
         }),
       probeSessionStore: (prepared, sessionId) =>
         probeSessionStore({ target: launchTargetOf(runtime), environment: prepared.environment, workDirectory: prepared.workDirectory, sessionId }),
@@ -162,7 +172,7 @@ async function prepareRun(run: TaskRun): Promise<PreparedRun | undefined> {
     run.workDirectory = prepared.workDirectory;
     // CLIs that read no context file get the same brief in front of the prompt.
     const prompt = prepared.inlineRuntimeBrief ? `${prepared.inlineRuntimeBrief}\n\n---\n\n${task.prompt}` : task.prompt;
-    return { environment: prepared.environment, prompt, resumeSessionId: resume.resumeSessionId, notes: [...resume.notes, ...preparationWarnings(prepared)] };
+    return { environment: prepared.environment, prompt, resumeSessionId: resume.resumeSessionId, mcp: prepared.mcp, notes: [...resume.notes, ...preparationWarnings(prepared)] };
   } catch (error) {
     run.log.error({ err: error }, 'preparing the exec env failed');
     await run.report({ reason: 'exec_env_failed', message: error instanceof Error ? error.message : String(error), sessionId: null, detail: null, durationMs: null });
@@ -173,10 +183,13 @@ async function prepareRun(run: TaskRun): Promise<PreparedRun | undefined> {
 /** What the exec env could not do, said in the timeline. */
 function preparationWarnings(prepared: PreparedExecEnv): AgentMessage[] {
   const notes: AgentMessage[] = [];
-  // No skill store exists yet (the gateway's skills come with issue 6): say which were not installed.
+  // A skill the run goes without is said in the timeline, with why.
   if (prepared.skills.skipped.length > 0) {
-    notes.push({ type: 'log', level: 'warn', text: `skills not installed: ${prepared.skills.skipped.map((skill) => `${skill.name} (${skill.reason})`).join(', ')}` });
+    const skipped = prepared.skills.skipped.map((skill) => `${skill.name} (${skill.reason}${skill.detail ? `: ${skill.detail}` : ''})`);
+    notes.push({ type: 'log', level: 'warn', text: `skills not installed: ${skipped.join(', ')}` });
   }
+  const mcpWarning = mcpDeliveryWarning(prepared.mcp);
+  if (mcpWarning) notes.push({ type: 'log', level: 'warn', text: mcpWarning });
   if (prepared.rejectedEnvironmentKeys.length > 0) {
     notes.push({ type: 'log', level: 'warn', text: `agent environment keys refused: ${prepared.rejectedEnvironmentKeys.map((key) => key.key).join(', ')}` });
   }
@@ -196,7 +209,10 @@ async function driveRun(options: { run: TaskRun; lease: AttemptLease; backend: B
       env: prepared.environment,
       executable: runtime.executablePath,
       ...(task.agent.model ? { model: task.agent.model } : {}),
+      // Mapped per family by the adapter; one its CLI cannot take is said in the timeline.
+      ...(task.agent.thinkingLevel ? { thinkingLevel: task.agent.thinkingLevel } : {}),
       ...(resume ? { resumeSessionId: resume } : {}),
+      mcp: prepared.mcp,
       // A profile's fixed args come first: they are part of how its command is started.
       launchArgs: [...(runtime.identity.profile?.fixedArgs ?? []), ...task.agent.extraArgs],
       timeouts: dependencies.timeouts,
@@ -279,7 +295,7 @@ async function reportOutcome(run: TaskRun, result: AgentRunResult): Promise<void
   } else {
     await run.report({
       reason: failureReasonOf(result),
-      message: result.error?.message ?? `run ended ${result.status}`,
+      message: failureMessageOf(result),
       sessionId: result.sessionId ?? null,
       detail: result.error?.stderrTail ?? null,
       durationMs: Math.round(result.durationMs),

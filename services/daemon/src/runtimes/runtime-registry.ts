@@ -11,6 +11,8 @@ import { RuntimePresencePublisher } from './runtime-presence.publisher';
 import { HeartbeatClock } from './heartbeat.clock';
 import { writeDetectionReport } from './detection-report.writer';
 import { SlotTracker } from './slot-tracker';
+import { mergeRuntimeProfiles } from './runtime-profiles.merge';
+import { WorkspaceProfilesWatcher } from './workspace-profiles.watcher';
 
 /** How many version probes and model listings run at once: each starts a CLI, often a heavy one. */
 const PROBE_CONCURRENCY = 2;
@@ -27,6 +29,7 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
   private lastIdentities: readonly RuntimeIdentity[] = BUILT_IN_RUNTIME_IDENTITIES;
   private readonly publisher: RuntimePresencePublisher;
   private readonly heartbeats: HeartbeatClock;
+  private readonly workspaceProfiles: WorkspaceProfilesWatcher;
   private redetectTimer: NodeJS.Timeout | undefined;
   private detection: Promise<void> | undefined;
   private detectionAgain = false;
@@ -44,6 +47,13 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
   ) {
     this.publisher = new RuntimePresencePublisher(connection, config.DAEMON_ID, config.DAEMON_WORKSPACE_ID);
     this.heartbeats = new HeartbeatClock({ intervalMs: config.DAEMON_HEARTBEAT_INTERVAL_MS, beat: () => this.heartbeat(), logger });
+    // A change from the gateway applies at once, through the same re-detection an edit of the file gets.
+    this.workspaceProfiles = new WorkspaceProfilesWatcher({
+      connection,
+      workspaceId: config.DAEMON_WORKSPACE_ID,
+      logger,
+      onChange: () => this.redetectNow('workspace runtime profiles changed'),
+    });
   }
 
   current(): DetectedRuntime[] {
@@ -63,11 +73,14 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
     this.heartbeats.start();
     this.scheduleRedetect();
     process.on('SIGHUP', this.onHangup);
+    // After the first detection, so its current value comes as a change like any later one.
+    await this.workspaceProfiles.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     process.off('SIGHUP', this.onHangup);
+    this.workspaceProfiles.stop();
     clearTimeout(this.redetectTimer);
     // A probe still running is killed, not waited for.
     this.shutdown.abort();
@@ -166,10 +179,14 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
     }
   }
 
-  /** Built-ins plus the profiles file, re-read on every detection so edits take effect. */
+  /**
+   * Built-ins, the workspace's profiles from the gateway and the profiles file (re-read on every
+   * detection so edits take effect; a local profile overrides a workspace one of the same name).
+   */
   private async identities(): Promise<readonly RuntimeIdentity[]> {
     const file = this.config.DAEMON_RUNTIME_PROFILES_FILE;
-    const profiles = file ? await loadRuntimeProfiles(file) : [];
+    const local = file ? await loadRuntimeProfiles(file) : [];
+    const profiles = mergeRuntimeProfiles({ local, workspace: this.workspaceProfiles.current() });
     this.lastIdentities = [...BUILT_IN_RUNTIME_IDENTITIES, ...profiles.map(identityOfProfile)];
     return this.lastIdentities;
   }

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { ReleasedAttempt, TaskReleaseOrphansPayload } from '@switchyard/contracts';
+import type { RetryBackoffSettings } from '../domain/retry-backoff.policy';
 import { applyThenRetry } from '../retry/enqueue-retry';
 import type { CommandCause } from '../storage/task.repository';
 
@@ -16,6 +17,7 @@ export async function releaseOrphans(options: {
   readonly payload: TaskReleaseOrphansPayload;
   readonly cause: CommandCause;
   readonly now: Date;
+  readonly backoff: RetryBackoffSettings;
 }): Promise<ReleasedAttempt[]> {
   const { manager, payload, now } = options;
   const released: ReleasedAttempt[] = [];
@@ -23,6 +25,7 @@ export async function releaseOrphans(options: {
     const { decision, state, willRetry } = await applyThenRetry({
       manager,
       now,
+      backoff: options.backoff,
       cause: { requestId: `orphan:${taskId}:${attempt}`, correlationId: options.cause.correlationId },
       command: {
         kind: 'runtime_offline',

@@ -15,7 +15,7 @@ import { claimTasks } from '../claim/claim-tasks';
 import { commandErrorCodeOf } from '../domain/task-refusal';
 import type { TaskCommand } from '../domain/task.commands';
 import type { Task } from '../domain/task.state';
-import type { QueueConfig } from '../queue.config';
+import { retryBackoffOf, type QueueConfig } from '../queue.config';
 import { applyTaskCommand, type CommandCause } from '../storage/task.repository';
 import { applyThenRetry } from '../retry/enqueue-retry';
 import { findUnfinishedTasks } from './cancel-scope.query';
@@ -24,6 +24,7 @@ import { recordAgentLimit } from '../claim/agent-limit.store';
 import { runtimesOfDaemon } from '../claim/claim-candidates.query';
 import { withLeaseChecked } from './report-lease';
 import { isPinnedSealingKey, storeSecretBundle } from '../storage/task-secrets.store';
+import { introspectTaskToken } from '../storage/task-token.introspection';
 
 export interface CommandContext {
   readonly manager: EntityManager;
@@ -129,6 +130,7 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
       manager: context.manager,
       cause: context.cause,
       now: context.now,
+      backoff: retryBackoffOf(context.config),
       command: { kind: 'fail', ...(await withLeaseChecked(context.manager, 'task.fail', payload)), now: context.now.toISOString() },
     });
     if (!decision.ok) return commandFailure(commandErrorCodeOf(decision.refusal.code), decision.refusal.message);
@@ -153,5 +155,7 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
   },
 
   'task.release_orphans': async (payload, context) =>
-    commandSuccess({ tasks: await releaseOrphans({ manager: context.manager, payload, cause: context.cause, now: context.now }) }),
+    commandSuccess({ tasks: await releaseOrphans({ manager: context.manager, payload, cause: context.cause, now: context.now, backoff: retryBackoffOf(context.config) }) }),
+
+  'task.token_introspect': async (payload, context) => commandSuccess(await introspectTaskToken(context.manager, { tokenHash: payload.tokenHash, now: context.now })),
 };

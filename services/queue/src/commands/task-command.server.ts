@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import {
   COMMAND_NAMES,
   type CommandName,
@@ -31,6 +31,12 @@ const QUEUEING_COMMANDS: ReadonlySet<CommandName> = new Set(['task.enqueue', 'ta
 
 /** States in which a cancel is pending rather than done: the attempt's daemon must stop it. */
 const CANCEL_PENDING_STATES: ReadonlySet<TaskState> = new Set(['dispatched', 'running']);
+
+/**
+ * Commands that only read: answered outside `runIdempotentCommand`, so a repeat is simply read
+ * again and nothing is recorded (an agent's every call back asks `task.token_introspect`).
+ */
+const READ_ONLY_COMMANDS: ReadonlySet<CommandName> = new Set(['task.token_introspect']);
 
 /** Queue replicas share the commands. */
 export const QUEUE_COMMAND_GROUP = 'queue';
@@ -73,6 +79,16 @@ export class TaskCommandServer {
     const payload = withSenderAsDaemon(name, envelope.payload, sender) as CommandPayloadOf<TName>;
     // The request schema of this very command validated the payload before it got here.
     const handler = TASK_COMMAND_HANDLERS[name] as unknown as (payload: unknown, context: CommandContext) => Promise<CommandReply<unknown>>;
+    const contextOf = (manager: EntityManager): CommandContext => ({
+      manager,
+      cause: { requestId: envelope.requestId, correlationId: envelope.correlationId },
+      now: new Date(),
+      config: this.config,
+      taskTokenSecret: this.taskTokenSecret,
+      secretKeyring: this.secretKeyring,
+      logger: this.logger,
+    });
+    if (READ_ONLY_COMMANDS.has(name)) return handler(payload, contextOf(this.dataSource.manager));
     let reply: CommandReply<unknown>;
     try {
       reply = await runIdempotentCommand({
@@ -80,16 +96,7 @@ export class TaskCommandServer {
         requestId: envelope.requestId,
         commandType: name,
         sender: sender ?? null,
-        execute: (manager) =>
-          handler(payload, {
-            manager,
-            cause: { requestId: envelope.requestId, correlationId: envelope.correlationId },
-            now: new Date(),
-            config: this.config,
-            taskTokenSecret: this.taskTokenSecret,
-            secretKeyring: this.secretKeyring,
-            logger: this.logger,
-          }),
+        execute: (manager) => handler(payload, contextOf(manager)),
         ...(name === 'task.claim' ? claimReplyStorage(this.taskTokenSecret) : {}),
       });
     } catch (error) {

@@ -37,7 +37,7 @@ describe('retry policy', () => {
     expect(plan).toMatchObject({ retry: true, enqueue: { fireAt: LATER } });
   });
 
-  it.each(['runtime_offline', 'runtime_recovery', 'cancelled_by_shutdown', 'not_started', 'timeout', 'provider_network'] as const)(
+  it.each(['runtime_offline', 'runtime_recovery', 'cancelled_by_shutdown', 'not_started', 'timeout', 'provider_network', 'provider_error', 'rate_limited', 'context_overflow'] as const)(
     'retries the transient reason %s',
     (reason) => {
       expect(planRetry(fold([...histories.running, events.failed({ reason })]), usual)).toMatchObject({ retry: true });
@@ -48,7 +48,8 @@ describe('retry policy', () => {
     'agent_error',
     'resume_rejected',
     'invalid_output',
-    'context_overflow',
+    'auth_failed',
+    'invalid_request',
     'iteration_limit',
     'exec_env_failed',
     'internal',

@@ -9,8 +9,9 @@ import type { TaskCommand } from '../domain/task.commands';
 import type { Task } from '../domain/task.state';
 import { commandErrorCodeOf } from '../domain/task-refusal';
 import { runIdempotentCommand } from '../commands/run-idempotent-command';
-import type { QueueConfig } from '../queue.config';
+import { retryBackoffOf, type QueueConfig } from '../queue.config';
 import { QUEUE_CONFIG, QUEUE_LOGGER } from '../queue.injection-keys';
+import { runtimesWithWorkFallenDue } from '../retry/due-retries.query';
 import { applyThenRetry } from '../retry/enqueue-retry';
 import { findOverdueWork, markSilentRuntimesOffline, type OverdueTask } from './overdue-work.query';
 
@@ -36,6 +37,8 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
   private natsDown = false;
   /** Before this (epoch ms), silence is not judged: see `sweepOnce`. */
   private judgeSilenceFrom = 0;
+  /** Deferred work due up to here was nudged; from boot, everything already due is nudged once. */
+  private dueCheckedUpTo = new Date(0);
 
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
@@ -107,7 +110,15 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
       if (await this.act(item, now)) changed += 1;
     }
     if (changed > 0) this.relay.wake();
+    await this.nudgeWorkFallenDue(now);
     return changed;
+  }
+
+  /** A backed-off retry that fell due since the last pass: its runtime's daemons hear it now. */
+  private async nudgeWorkFallenDue(now: Date): Promise<void> {
+    const runtimeIds = await runtimesWithWorkFallenDue(this.dataSource, { after: this.dueCheckedUpTo, upTo: now });
+    this.dueCheckedUpTo = now;
+    if (runtimeIds.length > 0) await this.nudger.nudge(runtimeIds);
   }
 
   private async act(item: OverdueTask, now: Date): Promise<boolean> {
@@ -119,7 +130,7 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
       sender: null,
       execute: async (manager) => {
         const cause = { requestId, correlationId: requestId };
-        const { decision, state, willRetry } = await applyThenRetry({ manager, cause, now, command: this.commandFor(item, now) });
+        const { decision, state, willRetry } = await applyThenRetry({ manager, cause, now, backoff: retryBackoffOf(this.config), command: this.commandFor(item, now) });
         if (!decision.ok) return { ok: false, error: { code: commandErrorCodeOf(decision.refusal.code), message: decision.refusal.message, retryable: false } };
         const task = state as Task;
         return { ok: true, result: { taskId: task.taskId, state: task.status, runtimeId: task.runtimeId, workQueued: willRetry || task.status === 'queued' } };

@@ -19,6 +19,8 @@ export type PoisonedFailureCode = (typeof POISONED_FAILURE_CODES)[number];
 /** Contract failure reasons that are one of the poisons under another name. */
 const POISONED_REASON_ALIASES: Partial<Record<TaskFailureReason, PoisonedFailureCode>> = {
   context_overflow: 'agent_error.context_overflow',
+  // The provider refused the request as built (API 400): usually the conversation itself.
+  invalid_request: 'api_invalid_request',
 };
 
 export interface FailureFacts {

@@ -92,6 +92,7 @@ describe('resume decider', () => {
     it.each([
       ['the failure reason', { reason: 'iteration_limit' as const, message: 'max turns' }, 'poisoned:iteration_limit'],
       ['the contract reason context_overflow', { reason: 'context_overflow' as const, message: 'too long' }, 'poisoned:agent_error.context_overflow'],
+      ['the contract reason invalid_request', { reason: 'invalid_request' as const, message: 'API Error: 400 invalid_request_error' }, 'poisoned:api_invalid_request'],
       ['agent_error with the code context_overflow in the message', { reason: 'agent_error' as const, message: 'context_overflow: prompt is too long' }, 'poisoned:agent_error.context_overflow'],
       ['the code in the message', { message: 'agent_fallback_message' }, 'poisoned:agent_fallback_message'],
       ['the code in the detail', { message: 'exit 1', detail: '{"code":"api_invalid_request","status":400}' }, 'poisoned:api_invalid_request'],
@@ -99,6 +100,10 @@ describe('resume decider', () => {
       ['a codex oversized resume code', { message: 'exit 1', detail: 'codex_resume_oversized (12MB)' }, 'poisoned:codex_resume_oversized'],
     ])('starts fresh after a failure poisoned by %s', (_case, failure, reason) => {
       given([...ranAndPinned, events.failed(failure)]).when(request()).thenFresh(reason);
+    });
+
+    it.each(['rate_limited', 'provider_network', 'provider_error', 'auth_failed'] as const)('resumes after the provider reason %s, which leaves the conversation sound', (reason) => {
+      given([...ranAndPinned, events.failed({ reason, message: 'API Error: 429' })]).when(request()).then(resumed);
     });
 
     it('does not take a code that is only part of a longer word', () => {

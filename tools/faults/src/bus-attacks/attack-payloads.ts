@@ -64,6 +64,7 @@ export function forgedEnqueue(options: { readonly runtimeId: string; readonly ma
       model: null,
       thinkingLevel: null,
       skills: [],
+      skillVersions: [],
       env: {},
       extraArgs: ['--dangerously-skip-permissions', '--append-system-prompt', options.marker],
       mcpConfig: { attacker: { command: '/bin/sh', args: ['-c', `touch /tmp/${options.marker}`] } },

@@ -17,20 +17,31 @@ const ask = (method, params) =>
     send({ id, method, params });
   });
 
-const seen = { resumedWith: undefined, permission: undefined, unknownRequest: undefined };
+const seen = { resumedWith: undefined, permission: undefined, unknownRequest: undefined, mcpServers: undefined };
+// The servers the client sent with the session it opened, by method.
+const noteMcpServers = (frame) => (seen.mcpServers = { method: frame.method, servers: frame.params.mcpServers });
 
 async function onRequest(frame) {
   switch (frame.method) {
     case 'initialize':
       return send({
         id: frame.id,
-        result: { protocolVersion: 1, agentCapabilities: { loadSession: true, ...(scenario.advertiseResume ? { sessionCapabilities: { resume: {} } } : {}) } },
+        result: {
+          protocolVersion: 1,
+          agentCapabilities: {
+            loadSession: true,
+            ...(scenario.advertiseResume ? { sessionCapabilities: { resume: {} } } : {}),
+            ...(scenario.mcpCapabilities ? { mcpCapabilities: scenario.mcpCapabilities } : {}),
+          },
+        },
       });
     case 'session/new':
+      noteMcpServers(frame);
       return send({ id: frame.id, result: { sessionId: SESSION_ID } });
     case 'session/load':
     case 'session/resume':
       seen.resumedWith = frame.method;
+      noteMcpServers(frame);
       if (scenario.rejectResume) return send({ id: frame.id, error: { code: -32603, message: 'Internal error', data: { details: 'Invalid session identifier' } } });
       return send({ id: frame.id, result: {} });
     case 'session/prompt': {

@@ -1,18 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.injection-keys';
-import type { Caller } from '../../workspace/common/caller';
+import type { ApiTokenCaller, TaskCaller } from '../../workspace/common/caller';
 import { hashApiToken } from '../../workspace/tokens/api-token.codec';
 import { ApiTokenVerifier } from './api-token.verifier';
 import { clientKeyOf } from './client-address';
 import { FailedAuthLimiter } from './failed-auth.limiter';
+import { TaskTokenVerifier } from './task-token.verifier';
 
 /** Client addresses whose failures are remembered at once: a bound on memory under a spray of addresses. */
 const TRACKED_CLIENTS = 10_000;
 
 /** What a presented token earns: who is calling, or why not. */
 export type Authentication =
-  | { readonly outcome: 'accepted'; readonly caller: Caller; readonly credential: TokenCredential }
+  | { readonly outcome: 'accepted'; readonly caller: ApiTokenCaller; readonly credential: TokenCredential }
   | { readonly outcome: 'refused' }
   | { readonly outcome: 'rate_limited'; readonly retryAfterSeconds: number };
 
@@ -38,6 +39,7 @@ export class ApiTokenAuthenticator {
 
   constructor(
     private readonly verifier: ApiTokenVerifier,
+    private readonly taskTokens: TaskTokenVerifier,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.limiter = new FailedAuthLimiter({ maxFailures: config.GATEWAY_AUTH_FAILURE_LIMIT, windowMs: config.GATEWAY_AUTH_FAILURE_WINDOW_MS, maxClients: TRACKED_CLIENTS });
@@ -49,6 +51,11 @@ export class ApiTokenAuthenticator {
     const checked = await this.checkSecret(options.clientAddress, () => this.verifier.verify(token));
     if (checked.outcome !== 'accepted') return checked;
     return { outcome: 'accepted', caller: checked.value, credential: { tokenId: checked.value.tokenId, tokenHash: hashApiToken(token) } };
+  }
+
+  /** A task token (`syt_...`), under the same failure count: one whose attempt is not live is refused. */
+  authenticateTask(options: { readonly token: string; readonly clientAddress: string | undefined }): Promise<SecretCheck<TaskCaller>> {
+    return this.checkSecret(options.clientAddress, () => this.taskTokens.verify(options.token));
   }
 
   /**

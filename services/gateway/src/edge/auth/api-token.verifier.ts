@@ -3,14 +3,14 @@ import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import { returningRows } from '../../workspace/database/returning-rows';
 import { hashApiToken } from '../../workspace/tokens/api-token.codec';
-import type { Caller } from '../../workspace/common/caller';
+import type { ApiTokenCaller } from '../../workspace/common/caller';
 
 /** Resolves a presented API token to its caller; revoked and unknown tokens resolve to nothing. */
 @Injectable()
 export class ApiTokenVerifier {
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
 
-  async verify(token: string | undefined): Promise<Caller | undefined> {
+  async verify(token: string | undefined): Promise<ApiTokenCaller | undefined> {
     if (!token) return undefined;
     // An UPDATE through TypeORM answers [rows, count]; returningRows yields the rows themselves.
     const rows = await returningRows<{ id: string; workspace_id: string }>(
@@ -21,7 +21,7 @@ export class ApiTokenVerifier {
       [hashApiToken(token)],
     );
     const row = rows[0];
-    return row ? { workspaceId: row.workspace_id, tokenId: row.id } : undefined;
+    return row ? { kind: 'api_token', workspaceId: row.workspace_id, tokenId: row.id } : undefined;
   }
 
   /**

@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
 import type { Caller } from '../../workspace/common/caller';
-import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiQueryFrom, ApiTokenAuth } from '../http/openapi';
+import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiNoContentResponse, ApiQueryFrom, ApiTokenAuth } from '../http/openapi';
 import { parseInput } from '../http/parse-input';
 import { IdempotencyKeyHeader, TRIGGER_ERRORS } from './issues.controller';
 import { idempotencyKeySchema } from '../../workspace/tasks/task.schemas';
@@ -52,6 +52,15 @@ export class ChatController {
   @ApiErrorResponses('not_found')
   find(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ChatSessionView> {
     return this.chat.findSession(caller.workspaceId, id);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a chat session and its messages; its unfinished tasks are cancelled first' })
+  @ApiNoContentResponse('Deleted')
+  @ApiErrorResponses('not_found', 'queue_unavailable', 'queue_error')
+  delete(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
+    return this.chat.deleteSession(caller, id);
   }
 
   @Get(':id/messages')

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import { AllowTaskToken, TASK_TOKEN_ERRORS } from '../auth/task-token.scope';
 import type { Caller } from '../../workspace/common/caller';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiTokenAuth } from '../http/openapi';
 import { parseInput } from '../http/parse-input';
@@ -19,7 +20,8 @@ export class CommentsController {
   @Get()
   @ApiOperation({ summary: 'Comments of an issue, oldest first' })
   @ApiJsonResponse(200, commentListSchema, 'The comments')
-  @ApiErrorResponses('not_found')
+  @ApiErrorResponses('not_found', ...TASK_TOKEN_ERRORS)
+  @AllowTaskToken({ kind: 'read_issue', issueParam: 'issueId' })
   async list(@CurrentCaller() caller: Caller, @Param('issueId') issueId: string): Promise<{ comments: CommentView[] }> {
     return { comments: await this.comments.list(caller.workspaceId, issueId) };
   }
@@ -30,7 +32,8 @@ export class CommentsController {
   @IdempotencyKeyHeader('comment')
   @ApiJsonBody(createCommentSchema)
   @ApiJsonResponse(201, commentChangeSchema, 'The comment and the tasks its mentions triggered')
-  @ApiErrorResponses('validation_failed', 'not_found', ...TRIGGER_ERRORS)
+  @ApiErrorResponses('validation_failed', 'not_found', ...TRIGGER_ERRORS, ...TASK_TOKEN_ERRORS)
+  @AllowTaskToken({ kind: 'comment_on_issue', issueParam: 'issueId' })
   create(
     @CurrentCaller() caller: Caller,
     @Param('issueId') issueId: string,

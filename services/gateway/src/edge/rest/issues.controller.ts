@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import { AllowTaskToken, TASK_TOKEN_ERRORS } from '../auth/task-token.scope';
 import type { Caller } from '../../workspace/common/caller';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiNoContentResponse, ApiQueryFrom, ApiTokenAuth } from '../http/openapi';
 import { parseInput } from '../http/parse-input';
@@ -40,7 +41,8 @@ export class IssuesController {
   @IdempotencyKeyHeader('issue')
   @ApiJsonBody(createIssueSchema)
   @ApiJsonResponse(201, issueChangeSchema, 'The issue and the task its assignment triggered')
-  @ApiErrorResponses('validation_failed', 'not_found', ...TRIGGER_ERRORS)
+  @ApiErrorResponses('validation_failed', 'not_found', ...TRIGGER_ERRORS, ...TASK_TOKEN_ERRORS)
+  @AllowTaskToken({ kind: 'create_sub_issue' })
   create(@CurrentCaller() caller: Caller, @Body() body: unknown, @Headers('idempotency-key') idempotencyKey: unknown): Promise<IssueChange> {
     const input = parseInput(createIssueSchema, body, { location: 'body' });
     return this.issues.create(caller, input, parseInput(idempotencyKeySchema, idempotencyKey, { location: 'header' }));
@@ -49,7 +51,8 @@ export class IssuesController {
   @Get(':id')
   @ApiOperation({ summary: 'One issue' })
   @ApiJsonResponse(200, issueViewSchema, 'The issue')
-  @ApiErrorResponses('not_found')
+  @ApiErrorResponses('not_found', ...TASK_TOKEN_ERRORS)
+  @AllowTaskToken({ kind: 'read_issue', issueParam: 'id' })
   find(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IssueView> {
     return this.issues.find(caller.workspaceId, id);
   }
@@ -61,7 +64,8 @@ export class IssuesController {
   })
   @ApiJsonBody(updateIssueSchema)
   @ApiJsonResponse(200, issueChangeSchema, 'The issue after the change, and the task its assignment triggered')
-  @ApiErrorResponses('validation_failed', 'not_found', ...TRIGGER_ERRORS)
+  @ApiErrorResponses('validation_failed', 'not_found', ...TRIGGER_ERRORS, ...TASK_TOKEN_ERRORS)
+  @AllowTaskToken({ kind: 'change_issue_status', issueParam: 'id' })
   update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: unknown): Promise<IssueChange> {
     return this.issues.update(caller, id, parseInput(updateIssueSchema, body, { location: 'body' }));
   }

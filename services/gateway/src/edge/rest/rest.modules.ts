@@ -7,6 +7,7 @@ import { CommentsModule } from '../../workspace/comments/comments.module';
 import { IssuesModule } from '../../workspace/issues/issues.module';
 import { RuntimeProfilesModule } from '../../workspace/runtime-profiles/runtime-profiles.module';
 import { RuntimesModule } from '../../workspace/runtimes/runtimes.module';
+import { SkillsModule } from '../../workspace/skills/skills.module';
 import { TasksModule } from '../../workspace/tasks/tasks.module';
 import { TokensModule } from '../../workspace/tokens/tokens.module';
 import { UsageModule } from '../../workspace/usage/usage.module';
@@ -21,6 +22,7 @@ import { DaemonEnrollController, DaemonsController } from './daemons.controller'
 import { IssuesController } from './issues.controller';
 import { RuntimeProfilesController } from './runtime-profiles.controller';
 import { RuntimesController } from './runtimes.controller';
+import { SkillsController } from './skills.controller';
 import { TasksController } from './tasks.controller';
 import { TokensController } from './tokens.controller';
 import { UsageController } from './usage.controller';
@@ -43,6 +45,9 @@ export class RuntimeProfilesRestModule {}
 
 @Module({ imports: [AuthModule, AgentsModule, TasksModule], controllers: [AgentsController] })
 export class AgentsRestModule {}
+
+@Module({ imports: [AuthModule, SkillsModule], controllers: [SkillsController] })
+export class SkillsRestModule {}
 
 @Module({ imports: [AuthModule, TasksModule], controllers: [TasksController] })
 export class TasksRestModule {}
@@ -80,6 +85,7 @@ export const REST_MODULES = [
   RuntimesRestModule,
   RuntimeProfilesRestModule,
   AgentsRestModule,
+  SkillsRestModule,
   TasksRestModule,
   IssuesRestModule,
   CommentsRestModule,

@@ -13,6 +13,7 @@ import {
   updateRuntimeProfileSchema,
   type RuntimeProfileView,
 } from '../../workspace/runtime-profiles/runtime-profile.schemas';
+import { RuntimeProfilesDistributor } from '../../workspace/runtime-profiles/runtime-profiles.distributor';
 import { RuntimeProfilesRepository } from '../../workspace/runtime-profiles/runtime-profiles.repository';
 
 @ApiTags('runtime-profiles')
@@ -20,7 +21,11 @@ import { RuntimeProfilesRepository } from '../../workspace/runtime-profiles/runt
 @UseGuards(ApiTokenGuard)
 @Controller('api/runtime-profiles')
 export class RuntimeProfilesController {
-  constructor(private readonly profiles: RuntimeProfilesRepository) {}
+  // Every change is put for the workspace's daemons before it is answered.
+  constructor(
+    private readonly profiles: RuntimeProfilesRepository,
+    private readonly distributor: RuntimeProfilesDistributor,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Runtime profiles of the caller’s workspace' })
@@ -35,10 +40,12 @@ export class RuntimeProfilesController {
   @ApiOperation({ summary: 'Add a custom runtime: a command driven with an existing protocol family' })
   @ApiJsonBody(createRuntimeProfileSchema)
   @ApiJsonResponse(201, runtimeProfileViewSchema, 'The profile')
-  @ApiErrorResponses('validation_failed', 'unknown_protocol_family', 'runtime_profile_name_taken')
-  create(@CurrentCaller() caller: Caller, @Body() body: unknown): Promise<RuntimeProfileView> {
+  @ApiErrorResponses('validation_failed', 'unknown_protocol_family', 'runtime_profile_name_taken', 'runtime_profiles_not_distributed')
+  async create(@CurrentCaller() caller: Caller, @Body() body: unknown): Promise<RuntimeProfileView> {
     const input = parseInput(createRuntimeProfileSchema, body, { location: 'body', classify: () => unknownProtocolFamilyError(body) });
-    return this.profiles.create(caller.workspaceId, input);
+    const profile = await this.profiles.create(caller.workspaceId, input);
+    await this.distributor.distribute(caller.workspaceId);
+    return profile;
   }
 
   @Get(':id')
@@ -55,11 +62,12 @@ export class RuntimeProfilesController {
   @ApiOperation({ summary: 'Change some fields of a runtime profile' })
   @ApiJsonBody(updateRuntimeProfileSchema)
   @ApiJsonResponse(200, runtimeProfileViewSchema, 'The profile after the change')
-  @ApiErrorResponses('validation_failed', 'unknown_protocol_family', 'not_found', 'runtime_profile_name_taken')
+  @ApiErrorResponses('validation_failed', 'unknown_protocol_family', 'not_found', 'runtime_profile_name_taken', 'runtime_profiles_not_distributed')
   async update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: unknown): Promise<RuntimeProfileView> {
     const input = parseInput(updateRuntimeProfileSchema, body, { location: 'body', classify: () => unknownProtocolFamilyError(body) });
     const profile = await this.profiles.update(caller.workspaceId, id, input);
     if (!profile) throw notFound('runtime profile', id);
+    await this.distributor.distribute(caller.workspaceId);
     return profile;
   }
 
@@ -67,8 +75,9 @@ export class RuntimeProfilesController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a runtime profile (runtimes daemons registered from it stay until they go offline)' })
   @ApiNoContentResponse('Deleted')
-  @ApiErrorResponses('not_found')
+  @ApiErrorResponses('not_found', 'runtime_profiles_not_distributed')
   async remove(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
     if (!(await this.profiles.remove(caller.workspaceId, id))) throw notFound('runtime profile', id);
+    await this.distributor.distribute(caller.workspaceId);
   }
 }

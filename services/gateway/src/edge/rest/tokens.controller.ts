@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import { ApiTokenGuard, CurrentApiTokenCaller, CurrentCaller } from '../auth/api-token.guard';
 import { TokenRevocations } from '../auth/token-revocations';
-import type { Caller } from '../../workspace/common/caller';
+import type { ApiTokenCaller, Caller } from '../../workspace/common/caller';
 import { notFound } from '../../workspace/common/api-error';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiNoContentResponse, ApiTokenAuth } from '../http/openapi';
 import { parseInput } from '../http/parse-input';
@@ -23,7 +23,7 @@ export class TokensController {
   @ApiOperation({ summary: 'List the API tokens of the caller’s workspace, revoked ones included; never their secrets' })
   @ApiJsonResponse(200, apiTokenListSchema, 'The tokens, oldest first')
   @ApiErrorResponses()
-  async list(@CurrentCaller() caller: Caller): Promise<{ tokens: ApiTokenView[] }> {
+  async list(@CurrentApiTokenCaller() caller: ApiTokenCaller): Promise<{ tokens: ApiTokenView[] }> {
     return { tokens: await this.tokens.list(caller.workspaceId, caller.tokenId) };
   }
 

@@ -49,9 +49,15 @@ const agentFields = {
   instructions: text(100_000),
   runtimeId: identifierSchema.describe('A runtime of the caller’s workspace (GET /api/runtimes)'),
   model: z.string().trim().min(1).max(200).nullable(),
-  thinkingLevel: z.string().trim().min(1).max(50).nullable(),
+  thinkingLevel: z
+    .string()
+    .trim()
+    .min(1)
+    .max(50)
+    .nullable()
+    .describe('off, low, medium, high or max, mapped per CLI (docs/architecture/protocol-families.md, Settings); another value is kept but not delivered, and the run says so'),
   env: environmentSchema,
-  extraArgs: z.array(text(1_000)).max(50).describe('Extra CLI arguments, placed after the adapter’s own'),
+  extraArgs: z.array(text(1_000)).max(50).describe('Extra CLI arguments, placed after the executable (and a profile’s fixed args), before the adapter’s own'),
   mcpServers: mcpServersSchema,
   skills: skillsSchema,
   maxConcurrentTasks: z.int().min(1).max(100),

@@ -1,6 +1,6 @@
 import type { CommandOf } from '@switchyard/contracts';
 import { GatewayTestKit, pluck, type TestWorkspace } from '../../gateway-test.spec-helper';
-import { FakeQueue } from '../tasks/fake-queue.spec-helper';
+import { FakeQueue, QUEUE_UNAVAILABLE_REPLY as UNAVAILABLE } from '../tasks/fake-queue.spec-helper';
 
 describe('chat sessions and messages: one task per message, /new (real NATS + Postgres, a fake queue responder)', () => {
   let kit: GatewayTestKit;
@@ -124,6 +124,44 @@ describe('chat sessions and messages: one task per message, /new (real NATS + Po
     expect((await other.post(`/api/chat-sessions/${session.body.id}/messages`, { body: 'hi' })).status).toBe(404);
     expect((await other.post('/api/chat-sessions', { agentId })).status).toBe(404);
     expect((await other.get('/api/chat-sessions')).body.chatSessions).toEqual([]);
+    expect((await other.delete(`/api/chat-sessions/${session.body.id}`)).status).toBe(404);
+    expect((await kit.as(alpha.token).get(`/api/chat-sessions/${session.body.id}`)).status).toBe(200);
     expect(sentFor(session.body.id)).toEqual([]);
+  });
+
+  it('deleting a session cancels its unfinished tasks first, then removes it with its messages; a queue that cannot cancel deletes nothing', async () => {
+    const api = kit.as(alpha.token);
+    const session = await api.post('/api/chat-sessions', { agentId });
+    const first = await api.post(`/api/chat-sessions/${session.body.id}/messages`, { body: 'first question' });
+    const second = await api.post(`/api/chat-sessions/${session.body.id}/messages`, { body: 'second question' });
+    const [finishedId, liveId] = [first.body.task.taskId as string, second.body.task.taskId as string];
+    await kit.setTaskStatus(finishedId, 'completed');
+    await kit.setTaskStatus(liveId, 'running');
+    const keep = await api.post('/api/chat-sessions', { agentId });
+    const kept = await api.post(`/api/chat-sessions/${keep.body.id}/messages`, { body: 'unrelated' });
+
+    queue.refusal = UNAVAILABLE;
+    expect((await api.delete(`/api/chat-sessions/${session.body.id}`)).body.error).toMatchObject({ code: 'queue_unavailable' });
+    queue.refusal = undefined;
+    expect((await api.get(`/api/chat-sessions/${session.body.id}/messages`)).body.messages).toHaveLength(2);
+    expect(await kit.query('select status from agent_task_queue where task_id = $1', [liveId])).toEqual([{ status: 'running' }]);
+
+    expect((await api.delete(`/api/chat-sessions/${session.body.id}`)).status).toBe(204);
+    expect((await api.get(`/api/chat-sessions/${session.body.id}`)).status).toBe(404);
+    expect(await kit.query('select count(*)::int as count from chat_message where chat_session_id = $1', [session.body.id])).toEqual([{ count: 0 }]);
+    expect(await kit.query('select task_id, status from agent_task_queue where task_id = any($1) order by task_id', [[finishedId, liveId].sort()])).toEqual(
+      [
+        { task_id: finishedId, status: 'completed' },
+        { task_id: liveId, status: 'cancelled' },
+      ].sort((left, right) => left.task_id.localeCompare(right.task_id)),
+    );
+    expect(queue.bulkCancels.at(-1)?.payload).toMatchObject({
+      scope: { kind: 'chat_session', chatSessionId: session.body.id },
+      reason: 'the chat session was deleted',
+      requestedBy: { kind: 'api_token' },
+    });
+    expect(await kit.query('select status from agent_task_queue where task_id = $1', [kept.body.task.taskId])).toEqual([{ status: 'queued' }]);
+    expect((await api.get(`/api/chat-sessions/${keep.body.id}/messages`)).body.messages).toHaveLength(1);
+    expect((await api.delete(`/api/chat-sessions/${session.body.id}`)).status).toBe(404);
   });
 });

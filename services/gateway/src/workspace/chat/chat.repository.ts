@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { z } from 'zod';
 import { uuidv7 } from '@switchyard/contracts';
 import { DATA_SOURCE } from '@switchyard/persistence';
-import type { RawQueryRunner } from '../database/returning-rows';
+import { returningRows, type RawQueryRunner } from '../database/returning-rows';
 import { isoOf } from '../common/api-schemas';
 import type { ChatMessageView, ChatSessionListQuery, ChatSessionView, chatAttachmentSchema } from './chat.schemas';
 
@@ -107,6 +107,12 @@ export class ChatRepository {
     );
     if (!row) throw new Error('insert into chat_message returned no row');
     return messageOf(row);
+  }
+
+  /** Deletes the session with its messages (the foreign key cascades). False when the workspace has no such session. */
+  async deleteSession(workspaceId: string, id: string): Promise<boolean> {
+    const rows = await returningRows<{ id: string }>(this.dataSource, `delete from chat_session where workspace_id = $1 and id = $2 returning id`, [workspaceId, id]);
+    return rows.length > 0;
   }
 
   transaction<Result>(work: (runner: RawQueryRunner) => Promise<Result>): Promise<Result> {

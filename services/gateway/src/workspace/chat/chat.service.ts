@@ -52,6 +52,18 @@ export class ChatService {
     return session;
   }
 
+  /**
+   * Its live tasks are cancelled first: a failed cancel (503) deletes nothing, and a retry can
+   * finish. Then the session goes with its messages; a reply that arrives later finds no session.
+   */
+  async deleteSession(caller: Caller, id: string): Promise<void> {
+    const { workspaceId } = caller;
+    await this.findSession(workspaceId, id);
+    await this.tasks.cancelUnfinished(caller, { kind: 'chat_session', chatSessionId: id }, 'the chat session was deleted');
+    if (!(await this.chat.deleteSession(workspaceId, id))) throw notFound('chat session', id);
+    this.notices.publish(workspaceId, { kind: 'chat_session.deleted', id, chatSessionId: id });
+  }
+
   async listMessages(workspaceId: string, chatSessionId: string): Promise<ChatMessageView[]> {
     await this.findSession(workspaceId, chatSessionId);
     return this.chat.listMessages(workspaceId, chatSessionId);

@@ -86,7 +86,8 @@ describe('child_done and usage totals (real NATS + Postgres, a fake queue respon
 
     expect((await notesOn(parent.id))[0]!.body).toContain('child Signup done: (no output)');
     expect(queue.enqueued.length).toBe(sentBefore);
-    expect(await kit.query(`select 1 from issue_comment where issue_id = $1`, [lone.id])).toEqual([]);
+    // No child_done note on an issue without a parent (its own result is written back as the agent's comment: issue-results).
+    expect(await kit.query(`select 1 from issue_comment where issue_id = $1 and author_kind = 'system'`, [lone.id])).toEqual([]);
   });
 
   it('the note shows the child’s output redacted as its timeline is: secret patterns and the child agent’s env values', async () => {

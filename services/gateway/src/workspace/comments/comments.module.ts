@@ -9,6 +9,6 @@ import { CommentsService } from './comments.service';
 @Module({
   imports: [AgentsModule, IssuesModule, TriggersModule, WorkspaceNoticesModule],
   providers: [CommentsRepository, CommentsService],
-  exports: [CommentsService],
+  exports: [CommentsService, CommentsRepository],
 })
 export class CommentsModule {}

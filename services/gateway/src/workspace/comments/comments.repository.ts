@@ -50,13 +50,32 @@ export class CommentsRepository {
     return row ? viewOf(row) : undefined;
   }
 
+  /** Whether the task's agent already commented on the issue in that run (with its task token, or a result written back). */
+  async hasAgentCommentOfTask(runner: RawQueryRunner, options: { workspaceId: string; issueId: string; taskId: string }): Promise<boolean> {
+    const rows = await runner.query<unknown[]>(`select 1 from issue_comment where workspace_id = $1 and issue_id = $2 and task_id = $3 and author_kind = 'agent' limit 1`, [
+      options.workspaceId,
+      options.issueId,
+      options.taskId,
+    ]);
+    return rows.length > 0;
+  }
+
   async insert(
     runner: RawQueryRunner,
-    options: { workspaceId: string; issueId: string; author: Actor; body: string; mentionedAgentIds: readonly string[]; idempotencyKey: string | undefined },
+    options: {
+      workspaceId: string;
+      issueId: string;
+      author: Actor;
+      body: string;
+      mentionedAgentIds: readonly string[];
+      idempotencyKey: string | undefined;
+      /** The run the comment belongs to: an agent's own comment, or a result written back for it. */
+      taskId?: string | null;
+    },
   ): Promise<CommentView> {
     const [row] = await runner.query<CommentRow[]>(
-      `insert into issue_comment (id, issue_id, workspace_id, author_kind, author_id, body, mentioned_agent_ids, idempotency_key)
-       values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) returning ${COLUMNS}`,
+      `insert into issue_comment (id, issue_id, workspace_id, author_kind, author_id, body, mentioned_agent_ids, idempotency_key, task_id)
+       values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9) returning ${COLUMNS}`,
       [
         uuidv7(),
         options.issueId,
@@ -66,6 +85,7 @@ export class CommentsRepository {
         options.body,
         JSON.stringify(options.mentionedAgentIds),
         options.idempotencyKey ?? null,
+        options.taskId ?? null,
       ],
     );
     if (!row) throw new Error('insert into issue_comment returned no row');

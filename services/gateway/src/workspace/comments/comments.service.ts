@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Caller } from '../common/caller';
+import { actorOf, type Caller } from '../common/caller';
 import { AgentsRepository } from '../agents/agents.repository';
 import { isUniqueViolation } from '../database/unique-violation';
 import { notFound } from '../common/api-error';
@@ -41,14 +41,16 @@ export class CommentsService {
     if (!(await this.issues.find(workspaceId, issueId))) throw notFound('issue', issueId);
     const earlier = idempotencyKey === undefined ? undefined : await this.comments.findByIdempotencyKey(workspaceId, issueId, idempotencyKey);
     if (earlier) return this.repeat(workspaceId, earlier);
-    const mentionedAgentIds = await this.mentionedAgents(workspaceId, input);
+    // An agent naming itself in its own comment starts no run of itself: that would loop.
+    const mentionedAgentIds = await this.mentionedAgents(workspaceId, input, caller.kind === 'task' ? caller.agentId : undefined);
     let comment: CommentView;
     try {
       comment = await this.issues.transaction(async (runner) => {
         const issue = await this.issues.find(workspaceId, issueId, runner, { forUpdate: true });
         if (!issue) throw notFound('issue', issueId);
-        const author = { kind: 'api_token' as const, id: caller.tokenId };
-        const written = await this.comments.insert(runner, { workspaceId, issueId, author, body: input.body, mentionedAgentIds, idempotencyKey });
+        const author = actorOf(caller);
+        const taskId = caller.kind === 'task' ? caller.taskId : null;
+        const written = await this.comments.insert(runner, { workspaceId, issueId, author, body: input.body, mentionedAgentIds, idempotencyKey, taskId });
         const promptComment = { id: written.id, author: authorOf(author.kind, author.id), body: written.body, createdAt: written.createdAt };
         for (const agentId of mentionedAgentIds) {
           await this.writer.write(runner, { workspaceId, issue, agentId, triggerKey: mentionTriggerKey(written.id, agentId), trigger: { kind: 'mention', comment: promptComment } });
@@ -75,14 +77,14 @@ export class CommentsService {
     return { ...comment, tasks: await this.dispatcher.dispatch(workspaceId, triggers, { kind: 'comment', id: comment.id }) };
   }
 
-  /** `mentionAgentIds` first, then the `@name`s of active agents; each must be able to take a task, or nothing is written. */
-  private async mentionedAgents(workspaceId: string, input: CreateCommentInput): Promise<string[]> {
+  /** `mentionAgentIds` first, then the `@name`s of active agents (but `author`); each must be able to take a task, or nothing is written. */
+  private async mentionedAgents(workspaceId: string, input: CreateCommentInput, authorAgentId: string | undefined): Promise<string[]> {
     const active = await this.agents.list(workspaceId, { includeArchived: false });
     const explicit = input.mentionAgentIds ?? [];
     for (const [index, agentId] of explicit.entries()) {
       if (!(await this.agents.find(workspaceId, agentId))) throw invalidField(`mentionAgentIds.${index}`, `agent ${agentId} not found`);
     }
-    const ids = [...new Set([...explicit, ...parseMentions(input.body, active)])];
+    const ids = [...new Set([...explicit, ...parseMentions(input.body, active)])].filter((agentId) => agentId !== authorAgentId);
     for (const agentId of ids) await this.tasks.usableAgent(workspaceId, agentId);
     return ids;
   }

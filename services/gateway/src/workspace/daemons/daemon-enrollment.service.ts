@@ -58,7 +58,8 @@ export class DaemonEnrollmentService implements OnApplicationBootstrap {
     const daemon = await this.daemons.enroll({ token: input.token, daemonId, name: input.name, userPublicKey: input.userPublicKey, curvePublicKey: input.curvePublicKey });
     if (!daemon) return undefined;
     const jwt = await mintUserJwt(authority, input.userPublicKey, {
-      identity: { kind: 'daemon', daemonId },
+      // The workspace in the grant lets the daemon watch that workspace's runtime profiles, no other's.
+      identity: { kind: 'daemon', daemonId, workspaceId: daemon.workspaceId },
       namespace: this.config.SWITCHYARD_NAMESPACE,
       tags: [`workspace:${daemon.workspaceId}`],
     });

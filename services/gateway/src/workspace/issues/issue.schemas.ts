@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { timestampSchema } from '../common/api-schemas';
 import { triggeredTaskSchema } from '../triggers/trigger.schemas';
 
-export const ISSUE_STATUSES = ['backlog', 'todo', 'in_progress', 'done', 'cancelled'] as const;
+export const ISSUE_STATUSES = ['backlog', 'todo', 'in_progress', 'in_review', 'done', 'cancelled'] as const;
 export const ISSUE_PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
 export type IssuePriority = (typeof ISSUE_PRIORITIES)[number];
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const WORKSPACE_NOTICE_KINDS = ['issue.created', 'issue.updated', 'issue.deleted', 'comment.created', 'chat_message.created', 'chat_session.created'] as const;
+export const WORKSPACE_NOTICE_KINDS = ['issue.created', 'issue.updated', 'issue.deleted', 'comment.created', 'chat_message.created', 'chat_session.created', 'chat_session.deleted'] as const;
 
 /**
  * A committed change of the workspace's issues, comments or chats, published on core NATS

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
+import { RuntimeProfilesDistributor } from './runtime-profiles.distributor';
 import { RuntimeProfilesRepository } from './runtime-profiles.repository';
 
 @Module({
-  providers: [RuntimeProfilesRepository],
-  exports: [RuntimeProfilesRepository],
+  providers: [RuntimeProfilesRepository, RuntimeProfilesDistributor],
+  exports: [RuntimeProfilesRepository, RuntimeProfilesDistributor],
 })
 export class RuntimeProfilesModule {}

@@ -54,6 +54,12 @@ export class RuntimeProfilesRepository {
     return rows.map(viewOf);
   }
 
+  /** Every workspace that has a profile, for the distributor's put at boot. */
+  async workspacesWithProfiles(): Promise<string[]> {
+    const rows = await this.dataSource.query<Array<{ workspace_id: string }>>('select distinct workspace_id from runtime_profile order by workspace_id');
+    return rows.map((row) => row.workspace_id);
+  }
+
   async find(workspaceId: string, id: string): Promise<RuntimeProfileView | undefined> {
     const [row] = await this.dataSource.query<RuntimeProfileRow[]>(`select ${COLUMNS} from runtime_profile where workspace_id = $1 and id = $2`, [
       workspaceId,

@@ -1,12 +1,13 @@
-import type { AgentSnapshot, TaskSource } from '@switchyard/contracts';
+import type { AgentSnapshot, SkillVersionRef, TaskSource } from '@switchyard/contracts';
 import type { AgentRecord } from '../agents/agents.repository';
 
 /**
  * The agent as the queue keeps it with the task (`agentSnapshotSchema`): the daemon runs the task
  * with this copy, so later edits of the agent do not change a task already created. Secrets travel
- * in clear here, inside the control plane only.
+ * in clear here, inside the control plane only. `skillVersions` are the agent's skills resolved in
+ * the skill store (`SkillDistribution`); a copy for redaction only needs none.
  */
-export function agentSnapshotOf(agent: AgentRecord): AgentSnapshot {
+export function agentSnapshotOf(agent: AgentRecord, skillVersions: readonly SkillVersionRef[] = []): AgentSnapshot {
   const hasServers = Object.keys(agent.mcpServers).length > 0;
   return {
     name: agent.name,
@@ -14,6 +15,7 @@ export function agentSnapshotOf(agent: AgentRecord): AgentSnapshot {
     model: agent.model,
     thinkingLevel: agent.thinkingLevel,
     skills: [...agent.skills],
+    skillVersions: skillVersions.map((version) => ({ name: version.name, hash: version.hash })),
     env: { ...agent.env },
     extraArgs: [...agent.extraArgs],
     // The neutral MCP form the daemon reads: `{ servers: { <name>: { command | url, ... } } }`.

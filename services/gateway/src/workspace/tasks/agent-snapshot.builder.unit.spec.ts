@@ -39,6 +39,14 @@ describe('agent snapshot for task.enqueue', () => {
   });
 });
 
+describe('agent snapshot skill versions', () => {
+  it('carries the resolved versions beside the names, none by default', () => {
+    expect(agentSnapshotOf(agent({ skills: ['review'] })).skillVersions).toEqual([]);
+    const snapshot = agentSnapshotOf(agent({ skills: ['review', 'missing'] }), [{ name: 'review', hash: 'b'.repeat(64) }]);
+    expect(agentSnapshotSchema.parse(snapshot)).toMatchObject({ skills: ['review', 'missing'], skillVersions: [{ name: 'review', hash: 'b'.repeat(64) }] });
+  });
+});
+
 describe('rerun source', () => {
   it('turns an issue source into a rerun of the same issue', () => {
     expect(rerunSourceOf({ kind: 'issue', issueId: 'issue-1', trigger: 'assignment', commentId: 'comment-1' })).toEqual({

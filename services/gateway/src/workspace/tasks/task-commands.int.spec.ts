@@ -71,6 +71,8 @@ describe('task commands: create, cancel, rerun over NATS (real NATS + Postgres, 
         model: 'claude-sonnet-4-5',
         thinkingLevel: null,
         skills: ['testing'],
+        // No skill named `testing` is in the store: no version to ship.
+        skillVersions: [],
         env: { API_KEY: 'key_secret' },
         extraArgs: ['--verbose'],
         mcpConfig: { servers: { github: { command: 'github-mcp', args: [] } } },

@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { isTerminalTaskState, type Actor, type TaskSource } from '@switchyard/contracts';
-import type { Caller } from '../common/caller';
+import { isTerminalTaskState, type TaskSource } from '@switchyard/contracts';
+import { actorOf, type Caller } from '../common/caller';
 import { AgentsRepository, type AgentRecord } from '../agents/agents.repository';
 import { ApiError, notFound } from '../common/api-error';
 import { RuntimeViewRepository } from '../runtimes/runtime-view.repository';
+import { SkillDistribution } from '../skills/skill-distribution';
 import { agentSnapshotOf, rerunSourceOf } from './agent-snapshot.builder';
 import { QueueCommandsClient } from './queue-commands.client';
 import { TaskReadsRepository } from './task-reads.repository';
 import type { CreateTaskInput, TaskDetail } from './task.schemas';
-
-const actorOf = (caller: Caller): Actor => ({ kind: 'api_token', id: caller.tokenId });
 
 /** The queue's request id for an `Idempotency-Key`, namespaced per workspace and route so keys never meet. */
 const requestIdOf = (caller: Caller, scope: string, idempotencyKey: string | undefined): string | undefined =>
@@ -26,6 +25,7 @@ export class TasksService {
     private readonly runtimes: RuntimeViewRepository,
     private readonly reads: TaskReadsRepository,
     private readonly queue: QueueCommandsClient,
+    private readonly skills: SkillDistribution,
   ) {}
 
   async create(caller: Caller, input: CreateTaskInput, idempotencyKey: string | undefined): Promise<TaskDetail> {
@@ -65,11 +65,18 @@ export class TasksService {
   }
 
   /**
-   * Cancels every unfinished task of an issue or an agent (`task.cancel_matching`); running ones end
-   * when their daemon has stopped the CLI. The caller has checked the issue or agent is of its
-   * workspace. Idempotent: a repeat reaches only what is still unfinished.
+   * Cancels every unfinished task of an issue, an agent or a chat session (`task.cancel_matching`);
+   * running ones end when their daemon has stopped the CLI. The caller has checked the issue, agent
+   * or session is of its workspace. Idempotent: a repeat reaches only what is still unfinished.
    */
-  async cancelUnfinished(caller: Caller, scope: { readonly kind: 'issue'; readonly issueId: string } | { readonly kind: 'agent'; readonly agentId: string }, reason: string): Promise<void> {
+  async cancelUnfinished(
+    caller: Caller,
+    scope:
+      | { readonly kind: 'issue'; readonly issueId: string }
+      | { readonly kind: 'agent'; readonly agentId: string }
+      | { readonly kind: 'chat_session'; readonly chatSessionId: string },
+    reason: string,
+  ): Promise<void> {
     await this.queue.send('task.cancel_matching', {
       scope: scope.kind === 'issue' ? { kind: 'issue', issueId: scope.issueId, agentId: null } : scope,
       requestedBy: actorOf(caller),
@@ -95,7 +102,8 @@ export class TasksService {
       {
         workspaceId,
         agentId: options.agent.id,
-        agent: agentSnapshotOf(options.agent),
+        // Each skill version is in the object store before the task can be claimed.
+        agent: agentSnapshotOf(options.agent, await this.skills.versionsForTask(workspaceId, options.agent.skills)),
         runtimeId: options.agent.runtimeId,
         source: options.source,
         priority: options.priority,
