@@ -4,14 +4,12 @@ import { Client } from 'pg';
 import { SERVICE_PUBLISHERS, STREAM_CATALOG, subjects } from '@switchyard/contracts';
 import { readStream } from '@switchyard/messaging/testing';
 import { startSystemProcesses, type SystemProcesses } from '@switchyard/testing';
+import { gatewayCaller, until } from './gateway-e2e.spec-helper';
 
 const DAEMON_ID = 'daemon-task-token-e2e';
 const RUNTIME_ID = `${DAEMON_ID}-claude-code`;
 const TOKEN = 'sy_task-token-e2e-token-task-token-e2e-01';
 const COMMENT = 'Fixed the flaky login test; commented through yard';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely; the schemas are proven by the gateway's own tests
-type LooseJson = any;
 
 /**
  * An agent acting back on the platform, every part real: queue, session-resume, transcript and
@@ -26,25 +24,7 @@ describe('an agent comments on its issue with its task token through yard (real 
   let gatewayUrl = '';
   let agentId = '';
 
-  const call = async (method: string, route: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: LooseJson }> => {
-    const response = await fetch(`${gatewayUrl}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${options.token ?? TOKEN}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-  };
-
-  const until = async <T>(probe: () => Promise<T | undefined>, description: string, timeoutMs = 150_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting until ${description}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  };
+  const call = gatewayCaller(() => gatewayUrl, TOKEN);
 
   beforeAll(async () => {
     system = await startSystemProcesses({ services: ['queue', 'session-resume', 'transcript', 'gateway'], gatewayToken: TOKEN });

@@ -4,14 +4,12 @@ import { SERVICE_PUBLISHERS, STREAM_CATALOG, skillContentHash, subjects } from '
 import { type MessagingConnection } from '@switchyard/messaging';
 import { readStream } from '@switchyard/messaging/testing';
 import { startSystemProcesses, testCredentialsFile, type SystemProcesses } from '@switchyard/testing';
+import { gatewayCaller, until, finishedTask, type LooseJson, type GatewayResponse } from './gateway-e2e.spec-helper';
 
 const DAEMON_ID = 'daemon-skills-e2e';
 const RUNTIME_ID = `${DAEMON_ID}-claude-code`;
 const TOKEN = 'sy_skills-e2e-token-skills-000000000001';
 const SKILL = 'release-notes';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely; the schemas are proven by the gateway's own tests
-type LooseJson = any;
 
 const skillFiles = (marker: string): Record<string, string> => ({
   'SKILL.md': `---\nname: ${SKILL}\ndescription: Writes release notes in the house style ${marker}\n---\n\n# Release notes\n\nFollow templates/notes.md. Version marker: ${marker}.\n`,
@@ -33,31 +31,10 @@ describe('skills from the REST store to a real Claude Code run', () => {
   let agentId = '';
   let skillId = '';
 
-  const api = async (method: string, route: string, body?: unknown): Promise<{ status: number; body: LooseJson }> => {
-    const response = await fetch(`${gatewayUrl}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-  };
+  const call = gatewayCaller(() => gatewayUrl, TOKEN);
+  const api = (method: string, route: string, body?: unknown): Promise<GatewayResponse> => call(method, route, { body });
 
-  const until = async <T>(probe: () => Promise<T | undefined>, description: string, timeoutMs = 150_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting until ${description}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  };
-
-  const finished = (taskId: string): Promise<LooseJson> =>
-    until(async () => {
-      const task = (await api('GET', `/api/tasks/${taskId}`)).body as { status?: string } | undefined;
-      return ['completed', 'failed', 'cancelled'].includes(task?.status ?? '') ? task : undefined;
-    }, `task ${taskId} ends`);
+  const finished = (taskId: string): Promise<LooseJson> => finishedTask(call, taskId);
 
   const queueEvent = async (type: 'task.started' | 'task.enqueued', taskId: string): Promise<LooseJson> => {
     const message = (await readStream(observer, STREAM_CATALOG.TASK_EVENTS.name)).find(

@@ -5,13 +5,11 @@ import { SERVICE_PUBLISHERS, STREAM_CATALOG, subjects } from '@switchyard/contra
 import type { MessagingConnection } from '@switchyard/messaging';
 import { readStream } from '@switchyard/messaging/testing';
 import { processesWithEnvironment, startSystemProcesses, type SystemProcesses } from '@switchyard/testing';
+import { gatewayCaller, until, finishedTask, type LooseJson, type GatewayResponse } from './gateway-e2e.spec-helper';
 
 const DAEMON_ID = 'daemon-issue-results-e2e';
 const RUNTIME_ID = `${DAEMON_ID}-claude-code`;
 const TOKEN = 'sy_issueresult-e2e-token-issueresults-001';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely; the schemas are proven by the gateway's own tests
-type LooseJson = any;
 
 interface Comment {
   readonly author: { readonly kind: string; readonly id: string };
@@ -33,32 +31,10 @@ describe('issue results written back (real Claude Code)', () => {
   let agentId = '';
   let gates = '';
 
-  const api = async (method: string, route: string, body?: unknown): Promise<{ status: number; body: LooseJson }> => {
-    const response = await fetch(`${gatewayUrl}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-  };
+  const call = gatewayCaller(() => gatewayUrl, TOKEN);
+  const api = (method: string, route: string, body?: unknown): Promise<GatewayResponse> => call(method, route, { body });
 
-  /** Polls until the probe answers; the deadline only keeps a broken run from hanging the suite. */
-  const until = async <T>(probe: () => Promise<T | undefined>, description: string, timeoutMs = 150_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting until ${description}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  };
-
-  const finished = async (taskId: string): Promise<LooseJson> =>
-    until(async () => {
-      const task = (await api('GET', `/api/tasks/${taskId}`)).body as { status?: string } | undefined;
-      return ['completed', 'failed', 'cancelled'].includes(task?.status ?? '') ? task : undefined;
-    }, `task ${taskId} ends`);
+  const finished = (taskId: string): Promise<LooseJson> => finishedTask(call, taskId);
 
   const issueStatus = async (issueId: string, status: string): Promise<true> =>
     until(async () => ((await api('GET', `/api/issues/${issueId}`)).body?.status === status ? true : undefined), `issue ${issueId} is ${status}`);
