@@ -19,6 +19,12 @@ const snapshot = (workspaceId: string, commandName: string): unknown => ({
   profiles: [{ profileId: 'p1', displayName: 'Kimi', protocolFamily: 'acp', commandName, fixedArgs: ['acp'] }],
 });
 
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
 /** The first change a watch delivers, or the watch's refusal. */
 async function firstChange(connection: MessagingConnection, key: string): Promise<{ change: KeyValueChange; watch: KeyValueWatch }> {
   let resolveChange: (change: KeyValueChange) => void = () => undefined;
@@ -52,18 +58,20 @@ describe('the runtime-profiles bucket: gateway writes, a daemon reads only its w
 
   it("lets a daemon watch its own workspace's key: the current value, then each change", async () => {
     const changes: KeyValueChange[] = [];
-    let resolveSecond: () => void = () => undefined;
-    const second = new Promise<void>((resolve) => (resolveSecond = resolve));
+    const arrivals = [deferred(), deferred()];
     const watch = await watchKeyValue(alphaDaemon, {
       bucket: BUCKET,
       key: 'ws-alpha',
       onChange: (change) => {
         changes.push(change);
-        if (changes.length === 2) resolveSecond();
+        arrivals[changes.length - 1]?.resolve();
       },
     });
+    // The watch's consumer may reach the server after `watchKeyValue` resolves; a put before it
+    // would be delivered as the current value alone. Writing after the first arrival avoids that.
+    await arrivals[0]!.promise;
     await putKeyValue(gateway, { bucket: BUCKET, key: 'ws-alpha', value: snapshot('ws-alpha', 'kimi-2') });
-    await second;
+    await arrivals[1]!.promise;
     watch.stop();
 
     expect(changes.map((change) => (change.kind === 'value' ? change.value : change.kind))).toEqual([snapshot('ws-alpha', 'kimi'), snapshot('ws-alpha', 'kimi-2')]);
