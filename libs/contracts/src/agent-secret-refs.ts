@@ -3,8 +3,9 @@ import type { JsonValue } from './unified-message.schema';
 
 /**
  * Where a secret of an agent snapshot stood once its value was taken out: `secret-ref:<bundle>/<n>`.
- * Every env value and every value of an MCP server's `env` and `headers` (at any depth: each CLI
- * family nests servers its own way) is a secret; names, commands and arguments are not.
+ * Every env value, every value of an MCP server's `env` and `headers` (at any depth: each CLI
+ * family nests servers its own way) and every repository credential's secret is a secret; names,
+ * commands, arguments and URLs are not.
  */
 export const SECRET_REF_PREFIX = 'secret-ref:';
 
@@ -44,7 +45,15 @@ function mapMcpSecrets(config: JsonValue, map: MapSecret): JsonValue {
 }
 
 function mapAgentSecrets(agent: AgentSnapshot, map: MapSecret): AgentSnapshot {
-  return { ...agent, env: mapValues(agent.env, map), mcpConfig: agent.mcpConfig === null ? null : mapMcpSecrets(agent.mcpConfig, map) };
+  return {
+    ...agent,
+    env: mapValues(agent.env, map),
+    mcpConfig: agent.mcpConfig === null ? null : mapMcpSecrets(agent.mcpConfig, map),
+    // Older snapshots (before repositories) may lack the list when read without their schema.
+    repositories: (agent.repositories ?? []).map((repository) =>
+      repository.credential === null ? repository : { ...repository, credential: { ...repository.credential, secret: map(repository.credential.secret) } },
+    ),
+  };
 }
 
 /**

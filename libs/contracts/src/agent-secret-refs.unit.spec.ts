@@ -17,6 +17,7 @@ const agent: AgentSnapshot = {
     },
   },
   maxConcurrentTasks: 2,
+  repositories: [],
 };
 
 describe('agent secret references', () => {
@@ -42,6 +43,30 @@ describe('agent secret references', () => {
 
     expect(again.agent).toEqual(first.agent);
     expect(again.values).toEqual({});
+  });
+
+  it('take out each repository credential\'s secret, never its username or URL, and put it back', () => {
+    const withRepository: AgentSnapshot = {
+      ...agent,
+      repositories: [
+        {
+          name: 'api',
+          checkoutMode: 'worktree',
+          url: 'https://git.example/api.git',
+          localPath: null,
+          defaultBranch: 'main',
+          branchTemplate: 'switchyard/{source}/{task}',
+          credential: { kind: 'https_token', username: 'x-access-token', secret: 'ghp-repo-4' },
+          checkoutAtStart: true,
+        },
+      ],
+    };
+    const { agent: referenced, values } = separateAgentSecrets(withRepository, 'bundle-1');
+
+    expect(Object.values(values)).toContain('ghp-repo-4');
+    expect(JSON.stringify(referenced)).not.toContain('ghp-repo-4');
+    expect(referenced.repositories[0]).toMatchObject({ url: 'https://git.example/api.git', credential: { username: 'x-access-token' } });
+    expect(resolveAgentSecrets(referenced, values)).toEqual(withRepository);
   });
 
   it('refuse to resolve a reference without its value', () => {

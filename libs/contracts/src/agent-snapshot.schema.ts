@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { repositorySnapshotSchema, type RepositorySnapshot } from './repository.schema';
 import { positiveIntegerSchema } from './shared-fields.schema';
 import { skillVersionRefSchema, type SkillVersionRef } from './skill-bundle';
 import type { JsonValue } from './unified-message.schema';
@@ -28,6 +29,12 @@ export interface AgentSnapshot {
   /** MCP servers, in the neutral form the daemon writes into each CLI's native config. */
   mcpConfig: JsonValue | null;
   maxConcurrentTasks: number;
+  /**
+   * The code the run works in (`RepositorySnapshot`): the issue's project's repositories, checked
+   * out when the run starts, or for a task without a project its workspace's, on request. Each
+   * credential's secret is a secret like the env values.
+   */
+  repositories: RepositorySnapshot[];
 }
 
 const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
@@ -46,4 +53,6 @@ export const agentSnapshotSchema = z.object({
   extraArgs: z.array(z.string()),
   mcpConfig: jsonValueSchema.nullable(),
   maxConcurrentTasks: positiveIntegerSchema,
+  // Absent from snapshots written before repositories: those ran in an empty directory.
+  repositories: z.array(repositorySnapshotSchema).default([]),
 });

@@ -87,6 +87,13 @@ export const COMMAND_CATALOG = {
     payload: task.taskRenewPayloadSchema,
     result: task.taskLeaseResultSchema,
   }),
+  'task.await_local_directory': defineCommand({
+    command: 'task.await_local_directory',
+    schemaVersion: 1,
+    sentBy: 'daemon',
+    payload: task.taskAwaitLocalDirectoryPayloadSchema,
+    result: task.taskLeaseResultSchema,
+  }),
   'task.complete': defineCommand({
     command: 'task.complete',
     schemaVersion: 1,
@@ -182,6 +189,7 @@ export type TaskEnqueueCommand = CommandEnvelope<'task.enqueue', task.TaskEnqueu
 export type TaskClaimCommand = CommandEnvelope<'task.claim', task.TaskClaimPayload, 1>;
 export type TaskStartCommand = CommandEnvelope<'task.start', task.TaskStartPayload, 1>;
 export type TaskRenewCommand = CommandEnvelope<'task.renew', task.TaskRenewPayload, 1>;
+export type TaskAwaitLocalDirectoryCommand = CommandEnvelope<'task.await_local_directory', task.TaskAwaitLocalDirectoryPayload, 1>;
 export type TaskCompleteCommand = CommandEnvelope<'task.complete', task.TaskCompletePayload, 1>;
 export type TaskFailCommand = CommandEnvelope<'task.fail', task.TaskFailPayload, 1>;
 export type TaskCancelCommand = CommandEnvelope<'task.cancel', task.TaskCancelPayload, 1>;
@@ -195,6 +203,7 @@ export type SwitchyardCommand =
   | TaskClaimCommand
   | TaskStartCommand
   | TaskRenewCommand
+  | TaskAwaitLocalDirectoryCommand
   | TaskCompleteCommand
   | TaskFailCommand
   | TaskCancelCommand
@@ -209,6 +218,7 @@ export interface CommandResults {
   'task.claim': task.TaskClaimResult;
   'task.start': task.TaskLeaseResult;
   'task.renew': task.TaskLeaseResult;
+  'task.await_local_directory': task.TaskLeaseResult;
   'task.complete': task.TaskStateResult;
   'task.fail': task.TaskFailResult;
   'task.cancel': task.TaskStateResult;
@@ -227,6 +237,7 @@ export const commandSchema = z.discriminatedUnion('command', [
   COMMAND_CATALOG['task.claim'].request,
   COMMAND_CATALOG['task.start'].request,
   COMMAND_CATALOG['task.renew'].request,
+  COMMAND_CATALOG['task.await_local_directory'].request,
   COMMAND_CATALOG['task.complete'].request,
   COMMAND_CATALOG['task.fail'].request,
   COMMAND_CATALOG['task.cancel'].request,

@@ -23,7 +23,30 @@ const PAYLOADS: { [TCommand in CommandName]: CommandPayloadOf<TCommand> } = {
   'task.claim': { daemonId: 'daemon-1', runtimeIds: ['runtime-1'], maxTasks: 4, sealingKey: `X${'A'.repeat(55)}` },
   'task.start': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', leaseToken: 'lease-1', workDir: '/w/t1', resumedSessionId: 'session-1' },
   'task.renew': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', leaseToken: 'lease-1' },
-  'task.complete': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', leaseToken: 'lease-1', sessionId: null, output: null, durationMs: 10, usage: [] },
+  'task.await_local_directory': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', leaseToken: 'lease-1', localPath: '/home/ada/code/app', heldByTaskId: 't0' },
+  'task.complete': {
+    taskId: 't1',
+    attempt: 1,
+    daemonId: 'daemon-1',
+    leaseToken: 'lease-1',
+    sessionId: null,
+    output: null,
+    durationMs: 10,
+    usage: [],
+    repositories: [
+      {
+        name: 'app',
+        checkoutMode: 'local_directory',
+        branch: null,
+        baseCommit: null,
+        headCommit: null,
+        filesChanged: 1,
+        insertions: 2,
+        deletions: 0,
+        uncommittedFiles: 1,
+      },
+    ],
+  },
   'task.fail': {
     taskId: 't1',
     attempt: 1,
@@ -34,6 +57,7 @@ const PAYLOADS: { [TCommand in CommandName]: CommandPayloadOf<TCommand> } = {
     sessionId: null,
     detail: 'stderr tail',
     durationMs: null,
+    repositories: [],
   },
   'task.cancel': { taskId: 't1', requestedBy: { kind: 'api_token', id: 'token-1' }, reason: null },
   'task.requeue': { taskId: 't1', attempt: 1, daemonId: 'daemon-1', reason: 'cancelled_by_shutdown', message: 'daemon stopping' },
@@ -41,6 +65,9 @@ const PAYLOADS: { [TCommand in CommandName]: CommandPayloadOf<TCommand> } = {
   'task.release_orphans': { daemonId: 'daemon-1', bootedAt: later },
   'task.token_introspect': { tokenHash: 'a'.repeat(64) },
 };
+
+/** Fields an older sender may leave out: they parse to their default (see the test below). */
+const DEFAULTED_FIELDS: Partial<Record<CommandName, readonly string[]>> = { 'task.complete': ['repositories'], 'task.fail': ['repositories'] };
 
 function expectViolation(input: unknown, code: ContractViolation['code']): ContractViolation {
   const result = parseCommand(input);
@@ -53,6 +80,7 @@ describe('command catalog', () => {
   it('has the queue commands of the design', () => {
     expect([...COMMAND_NAMES].sort()).toEqual(
       [
+        'task.await_local_directory',
         'task.cancel',
         'task.cancel_matching',
         'task.claim',
@@ -85,7 +113,7 @@ describe('command catalog', () => {
 
     it('rejects a payload missing any one field with invalid_payload', () => {
       const command = createCommand({ command: name, payload: PAYLOADS[name] });
-      for (const field of Object.keys(PAYLOADS[name])) {
+      for (const field of Object.keys(PAYLOADS[name]).filter((key) => !DEFAULTED_FIELDS[name]?.includes(key))) {
         const payload: Record<string, unknown> = { ...PAYLOADS[name] };
         delete payload[field];
         expect(expectViolation({ ...command, payload }, 'invalid_payload').claimedType).toBe(name);
@@ -103,7 +131,19 @@ describe('command catalog', () => {
     expectViolation({ ...command, payload: { ...PAYLOADS['task.claim'], maxTasks: 0 } }, 'invalid_payload');
   });
 
-  it.each(['task.start', 'task.renew', 'task.complete', 'task.fail'] as const)('%s without its lease token is an invalid payload', (name) => {
+  it.each(['task.complete', 'task.fail'] as const)('%s from a daemon that reports no repositories parses with none', (name) => {
+    const { repositories: _repositories, ...fromOlderDaemon } = PAYLOADS[name];
+    const parsed = parseCommand({ requestId: 'request-1', command: name, schemaVersion: 1, correlationId: 'request-1', payload: fromOlderDaemon });
+    expect(parsed).toMatchObject({ ok: true, command: { payload: { repositories: [] } } });
+  });
+
+  it('task.await_local_directory names the busy path and its holder, or null for an unknown holder', () => {
+    const payload = { ...PAYLOADS['task.await_local_directory'], heldByTaskId: null };
+    expect(createCommand({ command: 'task.await_local_directory', payload }).payload).toEqual(payload);
+    expect(() => createCommand({ command: 'task.await_local_directory', payload: { ...payload, localPath: '' } })).toThrow(ContractViolation);
+  });
+
+  it.each(['task.start', 'task.renew', 'task.await_local_directory', 'task.complete', 'task.fail'] as const)('%s without its lease token is an invalid payload', (name) => {
     const { leaseToken: _leaseToken, ...withoutToken } = PAYLOADS[name];
     expect(() => createCommand({ command: name, payload: withoutToken as never })).toThrow(ContractViolation);
   });

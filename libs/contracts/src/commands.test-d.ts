@@ -25,6 +25,7 @@ export type CommandPayloadTypeTests = [
   Expect<Equal<z.infer<typeof task.taskClaimPayloadSchema>, task.TaskClaimPayload>>,
   Expect<Equal<z.infer<typeof task.taskStartPayloadSchema>, task.TaskStartPayload>>,
   Expect<Equal<z.infer<typeof task.taskRenewPayloadSchema>, task.TaskRenewPayload>>,
+  Expect<Equal<z.infer<typeof task.taskAwaitLocalDirectoryPayloadSchema>, task.TaskAwaitLocalDirectoryPayload>>,
   Expect<Equal<z.infer<typeof task.taskCompletePayloadSchema>, task.TaskCompletePayload>>,
   Expect<Equal<z.infer<typeof task.taskFailPayloadSchema>, task.TaskFailPayload>>,
   Expect<Equal<z.infer<typeof task.taskCancelPayloadSchema>, task.TaskCancelPayload>>,
@@ -66,6 +67,11 @@ export type SessionCommandTypeTests = [
 
 export type CommandSenderTypeTests = [
   // Daemon-sent commands travel on `cmd.<name>.<daemonId>`; the rest are the services'.
-  Expect<Equal<DaemonCommandName, 'task.claim' | 'task.start' | 'task.renew' | 'task.complete' | 'task.fail' | 'task.release_orphans' | 'session.resolve'>>,
+  Expect<
+    Equal<
+      DaemonCommandName,
+      'task.claim' | 'task.start' | 'task.renew' | 'task.await_local_directory' | 'task.complete' | 'task.fail' | 'task.release_orphans' | 'session.resolve'
+    >
+  >,
   Expect<Equal<ServiceCommandName, 'task.enqueue' | 'task.cancel' | 'task.requeue' | 'task.cancel_matching' | 'task.token_introspect'>>,
 ];

@@ -11,7 +11,9 @@ import {
   TASK_ENQUEUED,
   TASK_EXPIRED,
   TASK_HEARTBEAT,
+  TASK_LOCAL_DIRECTORY_AWAITED,
   TASK_REQUEUED,
+  TASK_START_DEADLINE_EXTENDED,
   TASK_STARTED,
 } from './task-lifecycle-events.schema';
 import type {
@@ -20,7 +22,9 @@ import type {
   TaskEnqueuedEvent,
   TaskExpiredEvent,
   TaskHeartbeatEvent,
+  TaskLocalDirectoryAwaitedEvent,
   TaskRequeuedEvent,
+  TaskStartDeadlineExtendedEvent,
   TaskStartedEvent,
 } from './task-lifecycle-events.schema';
 import { TASK_MESSAGE, type TaskMessageEvent } from './task-message-event.schema';
@@ -44,6 +48,8 @@ export const EVENT_CATALOG = {
   [TASK_ENQUEUED.type]: TASK_ENQUEUED,
   [TASK_DEFERRED.type]: TASK_DEFERRED,
   [TASK_CLAIMED.type]: TASK_CLAIMED,
+  [TASK_LOCAL_DIRECTORY_AWAITED.type]: TASK_LOCAL_DIRECTORY_AWAITED,
+  [TASK_START_DEADLINE_EXTENDED.type]: TASK_START_DEADLINE_EXTENDED,
   [TASK_STARTED.type]: TASK_STARTED,
   [TASK_HEARTBEAT.type]: TASK_HEARTBEAT,
   [TASK_MESSAGE.type]: TASK_MESSAGE,
@@ -73,6 +79,8 @@ export type SwitchyardEvent =
   | TaskEnqueuedEvent
   | TaskDeferredEvent
   | TaskClaimedEvent
+  | TaskLocalDirectoryAwaitedEvent
+  | TaskStartDeadlineExtendedEvent
   | TaskStartedEvent
   | TaskHeartbeatEvent
   | TaskMessageEvent
@@ -97,6 +105,8 @@ export const eventSchema = z.discriminatedUnion('type', [
   TASK_ENQUEUED.envelope,
   TASK_DEFERRED.envelope,
   TASK_CLAIMED.envelope,
+  TASK_LOCAL_DIRECTORY_AWAITED.envelope,
+  TASK_START_DEADLINE_EXTENDED.envelope,
   TASK_STARTED.envelope,
   TASK_HEARTBEAT.envelope,
   TASK_MESSAGE.envelope,

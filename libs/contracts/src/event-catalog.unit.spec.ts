@@ -10,7 +10,12 @@ function sampleEvent(type: EventType): Record<string, unknown> {
 }
 
 /** Fields added to a payload later, with a default so events published before them still parse. */
-const DEFAULTED_FIELDS: Partial<Record<EventType, readonly string[]>> = { 'runtime.registered': ['models'] };
+const DEFAULTED_FIELDS: Partial<Record<EventType, readonly string[]>> = {
+  'runtime.registered': ['models'],
+  'task.completed': ['repositories'],
+  'task.failed': ['repositories'],
+  'task.cancelled': ['repositories'],
+};
 
 function expectViolation(input: unknown, code: ContractViolation['code']): ContractViolation {
   const result = parseEvent(input);
@@ -38,8 +43,10 @@ describe('event catalog', () => {
         'task.expired',
         'task.failed',
         'task.heartbeat',
+        'task.local_directory_awaited',
         'task.message',
         'task.requeued',
+        'task.start_deadline_extended',
         'task.started',
         'task.timed_out',
       ].sort(),

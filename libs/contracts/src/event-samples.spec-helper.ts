@@ -19,6 +19,7 @@ export const SAMPLE_AGENT: AgentSnapshot = {
   extraArgs: [],
   mcpConfig: { servers: { github: { command: 'github-mcp', args: [] } } },
   maxConcurrentTasks: 6,
+  repositories: [],
 };
 
 export const SAMPLE_IDS = { taskId, runtimeId: 'runtime-claude-laptop-7', sessionId: 'session-4f2a', daemonId: 'daemon-laptop-7' };
@@ -49,6 +50,15 @@ export const EVENT_PAYLOAD_SAMPLES: { [TType in EventType]: PayloadOf<TType> } =
     resumedSessionId: null,
     leaseExpiresAt: later,
   },
+  'task.local_directory_awaited': {
+    taskId,
+    attempt: 1,
+    daemonId: SAMPLE_IDS.daemonId,
+    localPath: '/home/ada/code/switchyard',
+    heldByTaskId: '0197a5c3-6f1e-7c2a-9b4d-2f1e3d4c5b6b',
+    startBy: later,
+  },
+  'task.start_deadline_extended': { taskId, attempt: 1, daemonId: SAMPLE_IDS.daemonId, startBy: later },
   'task.heartbeat': { taskId, attempt: 1, daemonId: SAMPLE_IDS.daemonId, leaseExpiresAt: later },
   'task.message': {
     taskId,
@@ -63,6 +73,19 @@ export const EVENT_PAYLOAD_SAMPLES: { [TType in EventType]: PayloadOf<TType> } =
     output: 'Done.',
     durationMs: 83_000,
     usage: [{ provider: 'anthropic', model: 'claude-sonnet-4', inputTokens: 1200, outputTokens: 300, cacheReadTokens: 900 }],
+    repositories: [
+      {
+        name: 'switchyard',
+        checkoutMode: 'worktree',
+        branch: 'switchyard/issue-42/0197a5c3',
+        baseCommit: 'a'.repeat(40),
+        headCommit: 'b'.repeat(40),
+        filesChanged: 3,
+        insertions: 40,
+        deletions: 2,
+        uncommittedFiles: 0,
+      },
+    ],
   },
   'task.failed': {
     taskId,
@@ -71,6 +94,7 @@ export const EVENT_PAYLOAD_SAMPLES: { [TType in EventType]: PayloadOf<TType> } =
     message: 'No heartbeat for 30 s',
     sessionId: null,
     detail: null,
+    repositories: [],
   },
   'task.cancel_requested': {
     taskId,
@@ -79,7 +103,7 @@ export const EVENT_PAYLOAD_SAMPLES: { [TType in EventType]: PayloadOf<TType> } =
     daemonId: SAMPLE_IDS.daemonId,
     attempt: 1,
   },
-  'task.cancelled': { taskId, attempt: 1, cancelledBy: { kind: 'user', id: 'user-ada' }, reason: 'Wrong issue' },
+  'task.cancelled': { taskId, attempt: 1, cancelledBy: { kind: 'user', id: 'user-ada' }, reason: 'Wrong issue', repositories: [] },
   'task.timed_out': { taskId, attempt: 1, timeout: 'lease', limitMs: 30_000 },
   'task.requeued': { taskId, attempt: 1, reason: 'not_started', message: 'Claimed but not started within 60 s' },
   'task.expired': { taskId, cause: 'runtime_offline', message: 'Runtime offline for 24 h' },

@@ -22,6 +22,7 @@ export * from './session-commands.schema';
 export * from './command-catalog';
 export * from './subjects';
 export * from './stream-catalog';
+export * from './repository.schema';
 export * from './agent-snapshot.schema';
 export * from './skill-bundle';
 export * from './object-store-catalog';

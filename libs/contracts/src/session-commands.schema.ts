@@ -26,8 +26,12 @@ export const sessionResolvePayloadSchema = z.object({
  * `resume` with the prior session and the work dir it ran in (null when none is known). The daemon
  * asks before each run and checks the answer against its own disk (see docs/architecture/daemon.md).
  */
-export type ResumeDecision = { status: 'fresh'; reason: string } | { status: 'resume'; sessionId: string; workDir: string | null };
+/**
+ * A `fresh` answer may name the prior task's work dir: its session is not continued (poisoned,
+ * retired, another runtime), but its files carry on when the daemon still has them.
+ */
+export type ResumeDecision = { status: 'fresh'; reason: string; workDir?: string | null } | { status: 'resume'; sessionId: string; workDir: string | null };
 export const resumeDecisionSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('fresh'), reason: z.string().min(1) }),
+  z.object({ status: z.literal('fresh'), reason: z.string().min(1), workDir: z.string().min(1).nullable().optional() }),
   z.object({ status: z.literal('resume'), sessionId: z.string().min(1), workDir: z.string().min(1).nullable() }),
 ]);

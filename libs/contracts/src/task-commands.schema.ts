@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { agentSnapshotSchema, type AgentSnapshot } from './agent-snapshot.schema';
+import type { RepositoryWorkResult } from './repository.schema';
 import {
   actorSchema,
   isoTimestampSchema,
@@ -12,6 +13,7 @@ import {
 import { identifierSchema } from './subject-segment';
 import { TASK_SOURCE_KINDS, taskSourceSchema, type TaskSource } from './task-source.schema';
 import { taskFailureReasonSchema, taskStateSchema, type TaskFailureReason, type TaskState } from './task-state';
+import { reportedRepositoriesSchema } from './task-outcome-events.schema';
 
 // Payloads and results of the queue's request/reply commands. Every report names its attempt so
 // the queue can answer `stale_attempt` to a late report instead of applying it, and carries that
@@ -96,7 +98,7 @@ export interface ClaimedTask {
   sealedSecrets: string | null;
   /** Lets the agent call back for this attempt only; hashed at rest, revoked when the task ends. */
   taskToken: string;
-  /** The daemon's proof that it holds this attempt: sent with every start, renew, complete and fail. */
+  /** The daemon's proof that it holds this attempt: sent with every start, renew, await, complete and fail. */
   leaseToken: string;
 }
 export const claimedTaskSchema = z.object({
@@ -139,6 +141,10 @@ export const taskStartPayloadSchema = z.object({
   resumedSessionId: z.string().min(1).nullable(),
 });
 
+/**
+ * Before the start (`dispatched`, `waiting_local_directory`) `leaseExpiresAt` is the start
+ * deadline, pushed out by each renewal; once running it is the attempt's lease.
+ */
 export interface TaskLeaseResult {
   leaseExpiresAt: string;
   /** Backup for the pushed cancel: a daemon that missed it learns on the next renewal. */
@@ -149,6 +155,10 @@ export const taskLeaseResultSchema = z.object({
   cancelRequested: z.boolean(),
 });
 
+/**
+ * Heartbeat of a claimed attempt: while it prepares or waits (`dispatched`,
+ * `waiting_local_directory`) it pushes out the start deadline, once running the lease.
+ */
 export interface TaskRenewPayload {
   taskId: string;
   attempt: number;
@@ -171,6 +181,8 @@ export interface TaskCompletePayload {
   output: string | null;
   durationMs: number;
   usage: TokenUsage[];
+  /** Each repository of the work dir as the run left it. */
+  repositories: RepositoryWorkResult[];
 }
 export const taskCompletePayloadSchema = z.object({
   taskId: identifierSchema,
@@ -181,6 +193,7 @@ export const taskCompletePayloadSchema = z.object({
   output: z.string().nullable(),
   durationMs: nonNegativeIntegerSchema,
   usage: z.array(tokenUsageSchema),
+  repositories: reportedRepositoriesSchema,
 });
 
 export interface TaskFailPayload {
@@ -193,6 +206,8 @@ export interface TaskFailPayload {
   sessionId: string | null;
   detail: string | null;
   durationMs: number | null;
+  /** The repositories checked out before the failure (none when preparing them failed first). */
+  repositories: RepositoryWorkResult[];
 }
 export const taskFailPayloadSchema = z.object({
   taskId: identifierSchema,
@@ -204,6 +219,31 @@ export const taskFailPayloadSchema = z.object({
   sessionId: z.string().min(1).nullable(),
   detail: z.string().nullable(),
   durationMs: nonNegativeIntegerSchema.nullable(),
+  repositories: reportedRepositoriesSchema,
+});
+
+/**
+ * A claimed attempt's `local_directory` repository is in use by another task on the daemon's
+ * machine: the task waits (`waiting_local_directory`) with its claim kept, and the daemon renews
+ * it until the path is free and it starts (or it gives up with a fail or requeue).
+ */
+export interface TaskAwaitLocalDirectoryPayload {
+  taskId: string;
+  attempt: number;
+  daemonId: string;
+  leaseToken: string;
+  /** The busy path, as the repository names it. */
+  localPath: string;
+  /** The task using it, when the daemon knows (null: held by something else, e.g. a stale lock). */
+  heldByTaskId: string | null;
+}
+export const taskAwaitLocalDirectoryPayloadSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  daemonId: identifierSchema,
+  leaseToken: leaseTokenSchema,
+  localPath: z.string().min(1).max(1000),
+  heldByTaskId: identifierSchema.nullable(),
 });
 
 export interface TaskFailResult extends TaskStateResult {

@@ -6,7 +6,8 @@ import { identifierSchema } from './subject-segment';
 import { taskSourceSchema, type TaskSource } from './task-source.schema';
 import { TASK_DEFERRAL_REASONS, taskFailureReasonSchema, type TaskDeferralReason, type TaskFailureReason } from './task-state';
 
-// Events that move a task towards a run: queued -> (deferred) -> dispatched -> running, and back.
+// Events that move a task towards a run: queued -> (deferred) -> dispatched -> (waiting_local_directory)
+// -> running, and back.
 
 export interface TaskEnqueuedPayload {
   taskId: string;
@@ -119,6 +120,60 @@ export const TASK_STARTED = defineEvent({
   payload: taskStartedPayloadSchema,
 });
 export type TaskStartedEvent = EventEnvelope<'task.started', TaskStartedPayload, 1>;
+
+/**
+ * A claimed attempt waits for its `local_directory` repository, in use by another task on the
+ * daemon's machine: the task is `waiting_local_directory` until it starts. Recorded again only
+ * when the wait changes (another path or holder).
+ */
+export interface TaskLocalDirectoryAwaitedPayload {
+  taskId: string;
+  attempt: number;
+  daemonId: string;
+  localPath: string;
+  heldByTaskId: string | null;
+  /** The start deadline from now on (pushed out like a renewal's, unless a cancel is pending). */
+  startBy: string;
+}
+export const taskLocalDirectoryAwaitedPayloadSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  daemonId: identifierSchema,
+  localPath: z.string().min(1),
+  heldByTaskId: identifierSchema.nullable(),
+  startBy: isoTimestampSchema,
+});
+export const TASK_LOCAL_DIRECTORY_AWAITED = defineEvent({
+  type: 'task.local_directory_awaited',
+  schemaVersion: 1,
+  aggregate: 'task',
+  payload: taskLocalDirectoryAwaitedPayloadSchema,
+});
+export type TaskLocalDirectoryAwaitedEvent = EventEnvelope<'task.local_directory_awaited', TaskLocalDirectoryAwaitedPayload, 1>;
+
+/**
+ * Renewal of a claimed attempt before its start (preparing a big checkout, or waiting for a local
+ * directory): the start deadline moves out, as a running attempt's lease does with `task.heartbeat`.
+ */
+export interface TaskStartDeadlineExtendedPayload {
+  taskId: string;
+  attempt: number;
+  daemonId: string;
+  startBy: string;
+}
+export const taskStartDeadlineExtendedPayloadSchema = z.object({
+  taskId: identifierSchema,
+  attempt: positiveIntegerSchema,
+  daemonId: identifierSchema,
+  startBy: isoTimestampSchema,
+});
+export const TASK_START_DEADLINE_EXTENDED = defineEvent({
+  type: 'task.start_deadline_extended',
+  schemaVersion: 1,
+  aggregate: 'task',
+  payload: taskStartDeadlineExtendedPayloadSchema,
+});
+export type TaskStartDeadlineExtendedEvent = EventEnvelope<'task.start_deadline_extended', TaskStartDeadlineExtendedPayload, 1>;
 
 /** Lease renewal of a running attempt. */
 export interface TaskHeartbeatPayload {

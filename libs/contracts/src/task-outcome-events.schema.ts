@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, type EventEnvelope } from './event-envelope.schema';
+import { repositoryWorkResultSchema, type RepositoryWorkResult } from './repository.schema';
 import {
   actorSchema,
   nonNegativeIntegerSchema,
@@ -13,6 +14,12 @@ import { TASK_TIMEOUT_KINDS, taskFailureReasonSchema, type TaskFailureReason, ty
 
 // Events that end an attempt or the task, and the cancel request that leads there.
 
+/**
+ * What the run left in each repository of its work dir. Absent from daemons, requests and events
+ * from before repositories (they worked in none), so it defaults to none.
+ */
+export const reportedRepositoriesSchema = z.array(repositoryWorkResultSchema).default([]);
+
 export interface TaskCompletedPayload {
   taskId: string;
   attempt: number;
@@ -21,6 +28,7 @@ export interface TaskCompletedPayload {
   output: string | null;
   durationMs: number;
   usage: TokenUsage[];
+  repositories: RepositoryWorkResult[];
 }
 export const taskCompletedPayloadSchema = z.object({
   taskId: identifierSchema,
@@ -29,6 +37,7 @@ export const taskCompletedPayloadSchema = z.object({
   output: z.string().nullable(),
   durationMs: nonNegativeIntegerSchema,
   usage: z.array(tokenUsageSchema),
+  repositories: reportedRepositoriesSchema,
 });
 export const TASK_COMPLETED = defineEvent({
   type: 'task.completed',
@@ -48,6 +57,8 @@ export interface TaskFailedPayload {
   sessionId: string | null;
   /** Bounded diagnostic text such as the CLI's stderr tail; already redacted. */
   detail: string | null;
+  /** As the failing attempt's daemon reported them; none when the queue ended it (timeout, offline). */
+  repositories: RepositoryWorkResult[];
 }
 export const taskFailedPayloadSchema = z.object({
   taskId: identifierSchema,
@@ -56,6 +67,7 @@ export const taskFailedPayloadSchema = z.object({
   message: z.string(),
   sessionId: z.string().min(1).nullable(),
   detail: z.string().nullable(),
+  repositories: reportedRepositoriesSchema,
 });
 export const TASK_FAILED = defineEvent({
   type: 'task.failed',
@@ -94,12 +106,15 @@ export interface TaskCancelledPayload {
   attempt: number | null;
   cancelledBy: Actor;
   reason: string | null;
+  /** What the cancelled attempt left, when its daemon's complete or fail report confirmed the cancel. */
+  repositories: RepositoryWorkResult[];
 }
 export const taskCancelledPayloadSchema = z.object({
   taskId: identifierSchema,
   attempt: positiveIntegerSchema.nullable(),
   cancelledBy: actorSchema,
   reason: z.string().nullable(),
+  repositories: reportedRepositoriesSchema,
 });
 export const TASK_CANCELLED = defineEvent({
   type: 'task.cancelled',

@@ -1,6 +1,19 @@
 import { z } from 'zod';
 
-export const TASK_STATES = ['queued', 'deferred', 'dispatched', 'running', 'completed', 'failed', 'cancelled'] as const;
+/**
+ * `waiting_local_directory`: claimed, but the daemon found the task's `local_directory` repository
+ * in use by another task on that machine; the attempt is held (and renewed) until the path is free.
+ */
+export const TASK_STATES = [
+  'queued',
+  'deferred',
+  'dispatched',
+  'waiting_local_directory',
+  'running',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 export const taskStateSchema = z.enum(TASK_STATES);
 
@@ -35,6 +48,14 @@ export const TASK_FAILURE_REASONS = {
   invalid_output: { transient: false, description: 'The CLI produced output the adapter could not read.' },
   iteration_limit: { transient: false, poisonsSession: true, description: 'The agent hit its turn or iteration limit.' },
   exec_env_failed: { transient: false, description: 'Preparing the work dir, skills or config failed.' },
+  repo_unavailable: { transient: true, description: 'A repository\'s remote could not be reached or fetched.' },
+  repo_auth_failed: { transient: false, description: 'A repository\'s remote refused the credential.' },
+  repo_branch_conflict: { transient: false, description: 'The task branch already exists elsewhere or could not be created.' },
+  disk_full: { transient: true, description: 'The daemon\'s disk ran out of space while preparing or running.' },
+  local_directory_unavailable: {
+    transient: false,
+    description: 'A local_directory repository path is missing, not a directory, or not permitted on the daemon.',
+  },
   expired: { transient: false, description: 'The task waited in the queue past its deadline.' },
   internal: { transient: false, description: 'A Switchyard defect; see logs.' },
 } as const;

@@ -4,8 +4,11 @@ import { identifierSchema } from './subject-segment';
 import type { TaskMessageEvent } from './task-message-event.schema';
 import { TOOL_RESULT_STATUSES, type JsonValue, type ToolResultStatus } from './unified-message.schema';
 
-/** The message types shown as timeline rows; status, log and usage are not (design §1). */
-export const TIMELINE_ENTRY_TYPES = ['text', 'thinking', 'tool_use', 'tool_result', 'error'] as const;
+/**
+ * The message types shown as timeline rows; status, log and usage are not (design §1). A `notice`
+ * row is the daemon's own word to the team (its code in `noticeCode`, its sentence in `content`).
+ */
+export const TIMELINE_ENTRY_TYPES = ['text', 'thinking', 'tool_use', 'tool_result', 'error', 'notice'] as const;
 export type TimelineEntryType = (typeof TIMELINE_ENTRY_TYPES)[number];
 
 /**
@@ -21,13 +24,15 @@ export interface TimelineEntry {
   type: TimelineEntryType;
   tool: string | null;
   callId: string | null;
-  /** Text, thinking, or an error's message. */
+  /** Text, thinking, an error's message, or a notice's sentence. */
   content: string | null;
   input: JsonValue | null;
   output: string | null;
   outputTruncated: boolean;
   toolStatus: ToolResultStatus | null;
   errorCode: string | null;
+  /** A notice's code (`repository_work`); null on other rows. */
+  noticeCode: string | null;
   /** When the daemon produced the message (the event's occurred-at). */
   createdAt: string;
 }
@@ -45,6 +50,7 @@ export const timelineEntrySchema = z.object({
   outputTruncated: z.boolean(),
   toolStatus: z.enum(TOOL_RESULT_STATUSES).nullable(),
   errorCode: z.string().nullable(),
+  noticeCode: z.string().nullable().describe('The code of a notice row (snake_case, e.g. `repository_work`; its sentence is in `content`), else null'),
   createdAt: isoTimestampSchema,
 });
 
@@ -55,7 +61,7 @@ export const timelineEntrySchema = z.object({
  */
 export function timelineEntryOf(event: TaskMessageEvent): TimelineEntry | undefined {
   const { taskId, seq, attempt, message } = event.payload;
-  const base = { id: event.eventId, taskId, seq, attempt, tool: null, callId: null, content: null, input: null, output: null, outputTruncated: false, toolStatus: null, errorCode: null, createdAt: event.occurredAt };
+  const base = { id: event.eventId, taskId, seq, attempt, tool: null, callId: null, content: null, input: null, output: null, outputTruncated: false, toolStatus: null, errorCode: null, noticeCode: null, createdAt: event.occurredAt };
   switch (message.type) {
     case 'text':
     case 'thinking':
@@ -74,6 +80,8 @@ export function timelineEntryOf(event: TaskMessageEvent): TimelineEntry | undefi
       };
     case 'error':
       return { ...base, type: 'error', content: message.message, errorCode: message.code };
+    case 'notice':
+      return { ...base, type: 'notice', content: message.text, noticeCode: message.code };
     default:
       return undefined;
   }

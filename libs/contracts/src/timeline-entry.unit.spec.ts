@@ -21,11 +21,36 @@ describe('timeline entries of task messages', () => {
     expect(entries[2]).toMatchObject({ tool: 'Bash', callId: 'c1', input: { command: 'ls' }, content: null });
     // The result names no tool: left for whoever knows the call to fill in.
     expect(entries[3]).toMatchObject({ tool: null, callId: 'c1', output: 'a.txt', outputTruncated: true, toolStatus: 'ok' });
-    expect(entries[4]).toMatchObject({ content: 'boom', errorCode: 'claude_error' });
+    expect(entries[4]).toMatchObject({ content: 'boom', errorCode: 'claude_error', noticeCode: null });
     for (const [index, entry] of entries.entries()) {
       expect(entry).toMatchObject({ id: events[index]!.eventId, taskId: 'task-1', seq: index, attempt: 1, createdAt: events[index]!.occurredAt });
       expect(timelineEntrySchema.safeParse(entry).success).toBe(true);
     }
+  });
+
+  it('given a daemon notice, gives a notice entry: its code in noticeCode, its sentence in content', () => {
+    const event = taskMessage(7, { type: 'notice', code: 'repository_work', text: 'api: branch switchyard/task-1, 3 files changed.' });
+
+    const entry = timelineEntryOf(event);
+
+    expect(entry).toEqual({
+      id: event.eventId,
+      taskId: 'task-1',
+      seq: 7,
+      attempt: 1,
+      type: 'notice',
+      tool: null,
+      callId: null,
+      content: 'api: branch switchyard/task-1, 3 files changed.',
+      input: null,
+      output: null,
+      outputTruncated: false,
+      toolStatus: null,
+      errorCode: null,
+      noticeCode: 'repository_work',
+      createdAt: event.occurredAt,
+    });
+    expect(timelineEntrySchema.parse(entry)).toEqual(entry);
   });
 
   it('gives no entry for status, log and usage messages', () => {

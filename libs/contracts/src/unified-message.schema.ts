@@ -8,7 +8,7 @@ import { adapterMetadataSchema, tokenUsageSchema, type AdapterMetadata, type Tok
  */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-export const AGENT_MESSAGE_TYPES = ['text', 'thinking', 'tool-use', 'tool-result', 'status', 'error', 'log', 'usage'] as const;
+export const AGENT_MESSAGE_TYPES = ['text', 'thinking', 'tool-use', 'tool-result', 'status', 'error', 'log', 'usage', 'notice'] as const;
 export type AgentMessageType = (typeof AGENT_MESSAGE_TYPES)[number];
 
 /** Message types persisted as timeline rows; `status`, `log` and `usage` are not shown there. */
@@ -18,6 +18,7 @@ export const TIMELINE_MESSAGE_TYPES = [
   'tool-use',
   'tool-result',
   'error',
+  'notice',
 ] as const satisfies readonly AgentMessageType[];
 
 export interface TextMessage {
@@ -137,6 +138,28 @@ export const usageMessageSchema = z.strictObject({
   metadata: adapterMetadataSchema.optional(),
 });
 
+/** A notice's code: a snake_case identifier (`repository_work`), stable for clients to branch on. */
+export const NOTICE_CODE_PATTERN = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+export const NOTICE_CODE_MAX_CHARS = 64;
+/** A notice is one sentence; the sanitizer cuts a longer text to a preview of this size. */
+export const NOTICE_TEXT_MAX_CHARS = 2_000;
+
+/**
+ * What the daemon itself wants the team to read in the task's timeline (a repository's branch
+ * and diff at the end of a run, a resume it skipped): its words, not the agent's, so no adapter
+ * emits one and there is no vendor metadata bag.
+ */
+export interface NoticeMessage {
+  type: 'notice';
+  code: string;
+  text: string;
+}
+export const noticeMessageSchema = z.strictObject({
+  type: z.literal('notice'),
+  code: z.string().max(NOTICE_CODE_MAX_CHARS).regex(NOTICE_CODE_PATTERN, 'a notice code is a snake_case identifier'),
+  text: z.string().min(1).max(NOTICE_TEXT_MAX_CHARS),
+});
+
 export type AgentMessage =
   | TextMessage
   | ThinkingMessage
@@ -145,7 +168,8 @@ export type AgentMessage =
   | StatusMessage
   | ErrorMessage
   | LogMessage
-  | UsageMessage;
+  | UsageMessage
+  | NoticeMessage;
 
 export const agentMessageSchema = z.discriminatedUnion('type', [
   textMessageSchema,
@@ -156,6 +180,7 @@ export const agentMessageSchema = z.discriminatedUnion('type', [
   errorMessageSchema,
   logMessageSchema,
   usageMessageSchema,
+  noticeMessageSchema,
 ]);
 
 export type AgentMessageOf<TType extends AgentMessageType> = Extract<AgentMessage, { type: TType }>;

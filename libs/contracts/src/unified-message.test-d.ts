@@ -6,6 +6,7 @@ import type {
   ErrorMessage,
   JsonValue,
   LogMessage,
+  NoticeMessage,
   StatusMessage,
   TextMessage,
   ThinkingMessage,
@@ -17,6 +18,7 @@ import type {
   agentMessageSchema,
   errorMessageSchema,
   logMessageSchema,
+  noticeMessageSchema,
   statusMessageSchema,
   textMessageSchema,
   thinkingMessageSchema,
@@ -35,6 +37,7 @@ export type UnifiedMessageTypeTests = [
   Expect<Equal<z.infer<typeof errorMessageSchema>, ErrorMessage>>,
   Expect<Equal<z.infer<typeof logMessageSchema>, LogMessage>>,
   Expect<Equal<z.infer<typeof usageMessageSchema>, UsageMessage>>,
+  Expect<Equal<z.infer<typeof noticeMessageSchema>, NoticeMessage>>,
   Expect<Equal<z.infer<typeof agentMessageSchema>, AgentMessage>>,
   // Input side too: the schemas have no transforms, so what producers write is what consumers read.
   Expect<Equal<z.input<typeof agentMessageSchema>, AgentMessage>>,

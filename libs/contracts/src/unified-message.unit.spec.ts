@@ -1,4 +1,4 @@
-import { AGENT_MESSAGE_TYPES, agentMessageSchema, isTimelineMessage, type AgentMessage } from './unified-message.schema';
+import { AGENT_MESSAGE_TYPES, NOTICE_CODE_MAX_CHARS, NOTICE_TEXT_MAX_CHARS, agentMessageSchema, isTimelineMessage, type AgentMessage } from './unified-message.schema';
 
 const SAMPLES: { [TType in AgentMessage['type']]: Extract<AgentMessage, { type: TType }> } = {
   text: { type: 'text', text: 'I will run the tests.' },
@@ -9,6 +9,7 @@ const SAMPLES: { [TType in AgentMessage['type']]: Extract<AgentMessage, { type: 
   error: { type: 'error', code: 'rate_limited', message: 'Slow down' },
   log: { type: 'log', level: 'warn', text: 'stderr: deprecated flag' },
   usage: { type: 'usage', provider: 'openai', model: 'gpt-5', inputTokens: 10, outputTokens: 5, cacheWriteTokens: 0 },
+  notice: { type: 'notice', code: 'repository_work', text: 'api: branch switchyard/task-1, 2 commits, 3 files changed.' },
 };
 
 describe('unified agent messages', () => {
@@ -43,6 +44,12 @@ describe('unified agent messages', () => {
     ['fractional token counts', { ...SAMPLES.usage, outputTokens: 1.5 }],
     ['an unknown log level', { ...SAMPLES.log, level: 'trace' }],
     ['an empty call id', { ...SAMPLES['tool-result'], callId: '' }],
+    ['a notice code that is not snake_case', { ...SAMPLES.notice, code: 'Repository-Work' }],
+    ['a notice code with a trailing underscore', { ...SAMPLES.notice, code: 'repository_' }],
+    ['a notice code too long', { ...SAMPLES.notice, code: 'a'.repeat(NOTICE_CODE_MAX_CHARS + 1) }],
+    ['an empty notice text', { ...SAMPLES.notice, text: '' }],
+    ['a notice text too long', { ...SAMPLES.notice, text: 'x'.repeat(NOTICE_TEXT_MAX_CHARS + 1) }],
+    ['a notice with a metadata bag (it is the daemon’s, not an adapter’s)', { ...SAMPLES.notice, metadata: { claude: {} } }],
   ])('rejects %s', (_label, input) => {
     expect(agentMessageSchema.safeParse(input).success).toBe(false);
   });
@@ -54,6 +61,7 @@ describe('unified agent messages', () => {
       'tool-use',
       'tool-result',
       'error',
+      'notice',
     ]);
   });
 });

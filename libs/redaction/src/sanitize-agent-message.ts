@@ -1,4 +1,4 @@
-import type { AdapterMetadata, AgentMessage, JsonValue } from '@switchyard/contracts';
+import { NOTICE_TEXT_MAX_CHARS, type AdapterMetadata, type AgentMessage, type JsonValue } from '@switchyard/contracts';
 import { REPLACEMENT_CHARACTER, cleanText } from './clean-text';
 import { createRedactor } from './redact-secrets';
 import { isPlaceholderValue, redactionMarker, secretKindOfKey } from './secret-patterns';
@@ -18,7 +18,8 @@ export type MessageSanitizer = (message: AgentMessage) => AgentMessage;
  * of the message, including the tool input and the metadata bag at any depth, is cleaned (NUL
  * removed, lone surrogates replaced) and redacted; object keys are cleaned but kept, and a string
  * under a secret-looking key (`password`, `apiKey`, `Authorization`, ...) is replaced whole. Enum fields
- * (`type`, `status`, `level`) and numbers are left alone. The result still matches
+ * (`type`, `status`, `level`), a notice's code (a snake_case identifier by schema) and numbers are
+ * left alone; a notice's text is cut to `NOTICE_TEXT_MAX_CHARS`. The result still matches
  * `agentMessageSchema`, and sanitizing it again changes nothing.
  */
 export function createMessageSanitizer(options: SanitizeOptions = {}): MessageSanitizer {
@@ -53,7 +54,8 @@ export function createMessageSanitizer(options: SanitizeOptions = {}): MessageSa
         };
 
   return (message) => {
-    const metadata = metadataOf(message.metadata);
+    // A notice is the daemon's own message: it has no vendor metadata bag.
+    const metadata = metadataOf(message.type === 'notice' ? undefined : message.metadata);
     switch (message.type) {
       case 'text':
       case 'thinking':
@@ -90,6 +92,9 @@ export function createMessageSanitizer(options: SanitizeOptions = {}): MessageSa
           ...(message.provider === undefined ? {} : { provider: name(message.provider) }),
           ...metadata,
         };
+      case 'notice':
+        // Cut after redaction: a redaction marker can be longer than the secret it replaces.
+        return { ...message, text: truncateOutput(nonEmpty(text(message.text)), NOTICE_TEXT_MAX_CHARS).output };
       default:
         return assertNever(message);
     }

@@ -1,4 +1,4 @@
-import { AGENT_MESSAGE_TYPES, agentMessageSchema, type AgentMessage } from '@switchyard/contracts';
+import { AGENT_MESSAGE_TYPES, NOTICE_TEXT_MAX_CHARS, agentMessageSchema, type AgentMessage } from '@switchyard/contracts';
 import { createMessageSanitizer, sanitizeAgentMessage } from './sanitize-agent-message';
 import { SECRET_SAMPLES } from './secret-samples';
 
@@ -23,6 +23,7 @@ const DIRTY_MESSAGES: { [TType in AgentMessage['type']]: Extract<AgentMessage, {
   error: { type: 'error', code: 'auth_failed', message: `401 for ${ANTHROPIC}${DIRTY}` },
   log: { type: 'log', level: 'warn', text: `stderr: ${DIRTY} postgres://u:S3cretPass@db/x` },
   usage: { type: 'usage', provider: 'anthropic', model: `claude${DIRTY}`, inputTokens: 10, outputTokens: 5 },
+  notice: { type: 'notice', code: 'repository_work', text: `pushed to https://x-access-token:${GITHUB}@example.test/api.git ${ENV_SECRET} ${DIRTY}` },
 };
 
 describe('sanitizeAgentMessage', () => {
@@ -78,12 +79,32 @@ describe('sanitizeAgentMessage', () => {
     expect(sanitized).toEqual({ type: 'tool-use', tool: '\uFFFD', callId: '\uFFFD', input: { key: 'v' } });
   });
 
+  it('cuts a long notice to a preview after redacting it, and keeps its code', () => {
+    // Given a notice of many short secrets, each redaction marker longer than the secret it replaces
+    const secret = 'abcd1234';
+    const notice: AgentMessage = { type: 'notice', code: 'repository_work', text: `${secret} `.repeat(NOTICE_TEXT_MAX_CHARS / 9) };
+    // When sanitized with that secret known
+    const sanitized = createMessageSanitizer({ exactSecrets: [secret] })(notice);
+    // Then the text is redacted, within the cap and still valid; the code is the same
+    expect(agentMessageSchema.parse(sanitized)).toEqual(sanitized);
+    const { code, text } = sanitized as Extract<AgentMessage, { type: 'notice' }>;
+    expect(code).toBe('repository_work');
+    expect(text.length).toBeLessThanOrEqual(NOTICE_TEXT_MAX_CHARS);
+    expect(text).not.toContain(secret);
+    expect(text).toContain('characters truncated');
+  });
+
+  it('keeps a notice made only of NUL bytes non-empty', () => {
+    expect(sanitizeAgentMessage({ type: 'notice', code: 'resume_skipped', text: '\u0000' })).toEqual({ type: 'notice', code: 'resume_skipped', text: '\uFFFD' });
+  });
+
   it('leaves enum fields, numbers and an ordinary message untouched', () => {
     const ordinary: AgentMessage[] = [
       { type: 'text', text: 'All 42 tests pass.' },
       { type: 'log', level: 'error', text: 'npm ERR! code ELIFECYCLE' },
       { type: 'usage', model: 'gpt-5', inputTokens: 1, outputTokens: 2, cacheReadTokens: 3 },
       { type: 'tool-use', tool: 'Read', callId: 'toolu_01', input: { file_path: '/repo/src/index.ts', limit: 200 } },
+      { type: 'notice', code: 'repository_work', text: 'api: branch switchyard/task-1 from 1a2b3c4 to 5d6e7f8, 3 files changed (+10 -2).' },
     ];
     for (const message of ordinary) expect(sanitizeAgentMessage(message)).toEqual(message);
   });

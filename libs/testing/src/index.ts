@@ -12,3 +12,4 @@ export * from './session-resolve.client';
 export * from './test-bus';
 export * from './test-sealing-key';
 export * from './mcp-server/note-writer.mcp-server';
+export * from './git-http-server';

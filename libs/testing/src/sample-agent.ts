@@ -13,6 +13,7 @@ export function sampleAgentSnapshot(overrides: Partial<AgentSnapshot> = {}): Age
     extraArgs: [],
     mcpConfig: null,
     maxConcurrentTasks: 6,
+    repositories: [],
     ...overrides,
   };
 }

@@ -49,6 +49,12 @@ export const daemonConfigSchema = natsServiceConfigSchema(8084).extend({
   DAEMON_YARD_ENTRY: z.string().min(1).optional(),
   /** How long a run waits for session-resume's answer before it starts fresh (`resume_index_unavailable`). */
   DAEMON_SESSION_RESOLVE_TIMEOUT_MS: milliseconds(2_000),
+  /** Between work-directory GC passes (`src/work-directory-gc/`); 0 turns the GC off. */
+  DAEMON_WORKDIR_GC_INTERVAL_MS: z.coerce.number().int('must be an integer').nonnegative('must be 0 (off) or positive').default(10 * 60_000),
+  /** A work directory unused this long is removed, even the one a follow-up would continue in. */
+  DAEMON_WORKDIR_MAX_AGE_MS: milliseconds(7 * 24 * 60 * 60_000),
+  /** Past this disk usage of one agent's work directories, the least recently used unprotected ones go. */
+  DAEMON_WORKDIR_MAX_BYTES_PER_AGENT: z.coerce.number().int('must be an integer').positive('must be positive').default(20 * 1024 ** 3),
 });
 
 export type DaemonConfig = z.infer<typeof daemonConfigSchema>;

@@ -39,3 +39,33 @@ describe('daemon config: the gateway agents call back', () => {
     expect(() => load({ DAEMON_GATEWAY_URL: value })).toThrow(/DAEMON_GATEWAY_URL/);
   });
 });
+
+describe('daemon config: the work-directory GC', () => {
+  it('passes every 10 min, keeps a directory 7 days and 20 GiB per agent by default', () => {
+    const config = load({});
+    expect(config.DAEMON_WORKDIR_GC_INTERVAL_MS).toBe(600_000);
+    expect(config.DAEMON_WORKDIR_MAX_AGE_MS).toBe(7 * 24 * 3_600_000);
+    expect(config.DAEMON_WORKDIR_MAX_BYTES_PER_AGENT).toBe(21_474_836_480);
+  });
+
+  it('takes settings as configured, 0 turning the GC off', () => {
+    const config = load({ DAEMON_WORKDIR_GC_INTERVAL_MS: '0', DAEMON_WORKDIR_MAX_AGE_MS: '3600000', DAEMON_WORKDIR_MAX_BYTES_PER_AGENT: '1073741824' });
+    expect(config).toMatchObject({ DAEMON_WORKDIR_GC_INTERVAL_MS: 0, DAEMON_WORKDIR_MAX_AGE_MS: 3_600_000, DAEMON_WORKDIR_MAX_BYTES_PER_AGENT: 1_073_741_824 });
+  });
+
+  it.each([
+    ['DAEMON_WORKDIR_GC_INTERVAL_MS', '-1'],
+    ['DAEMON_WORKDIR_GC_INTERVAL_MS', 'hourly'],
+    ['DAEMON_WORKDIR_MAX_AGE_MS', '0'],
+    ['DAEMON_WORKDIR_MAX_AGE_MS', '1.5'],
+    ['DAEMON_WORKDIR_MAX_BYTES_PER_AGENT', '0'],
+    ['DAEMON_WORKDIR_MAX_BYTES_PER_AGENT', '20G'],
+  ])('refuses %s=%j at boot, naming the key', (key, value) => {
+    expect(() => load({ [key]: value })).toThrow(ConfigValidationError);
+    expect(() => load({ [key]: value })).toThrow(new RegExp(key));
+  });
+
+  it('lists every bad GC key at once', () => {
+    expect(() => load({ DAEMON_WORKDIR_MAX_AGE_MS: '-5', DAEMON_WORKDIR_MAX_BYTES_PER_AGENT: 'lots' })).toThrow(/DAEMON_WORKDIR_MAX_AGE_MS[\s\S]*DAEMON_WORKDIR_MAX_BYTES_PER_AGENT|DAEMON_WORKDIR_MAX_BYTES_PER_AGENT[\s\S]*DAEMON_WORKDIR_MAX_AGE_MS/);
+  });
+});

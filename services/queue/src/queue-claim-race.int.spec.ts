@@ -92,7 +92,7 @@ describe('claim race: 8 claimers, 2 queue replicas, 300 tasks (real NATS + Postg
           tasks.map(async (task) => {
             claimedBy.set(task.taskId, [...(claimedBy.get(task.taskId) ?? []), claimerId]);
             await client.expectOk('task.start', { taskId: task.taskId, attempt: task.attempt, daemonId, leaseToken: task.leaseToken, workDir: `/w/${task.taskId}`, resumedSessionId: null });
-            await client.expectOk('task.complete', { taskId: task.taskId, attempt: task.attempt, daemonId, leaseToken: task.leaseToken, sessionId: null, output: 'ok', durationMs: 1, usage: [] });
+            await client.expectOk('task.complete', { taskId: task.taskId, attempt: task.attempt, daemonId, leaseToken: task.leaseToken, sessionId: null, output: 'ok', durationMs: 1, usage: [], repositories: [] });
           }),
         );
       }

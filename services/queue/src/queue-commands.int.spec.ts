@@ -45,7 +45,7 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
 
   it('runs a task through enqueue, claim, start and complete, each change an event in the record', async () => {
     const { taskId, attempt, leaseToken } = await startedTask();
-    const completed = await client.expectOk('task.complete', { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: 's-1', output: 'done', durationMs: 10, usage: [] });
+    const completed = await client.expectOk('task.complete', { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: 's-1', output: 'done', durationMs: 10, usage: [], repositories: [] });
     expect(completed).toEqual({ taskId, state: 'completed' });
     const tokens = await client.query<{ revoked: boolean }>('select revoked_at is not null as revoked from task_token where task_id = $1', [taskId]);
     expect(tokens).toEqual([{ revoked: true }]);
@@ -127,7 +127,7 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
 
   it('keeps one terminal event when complete arrives twice', async () => {
     const { taskId, attempt, leaseToken } = await startedTask();
-    const report = { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: null, output: 'ok', durationMs: 5, usage: [] };
+    const report = { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: null, output: 'ok', durationMs: 5, usage: [], repositories: [] };
 
     const first = await client.send('task.complete', report);
     const second = await client.send('task.complete', report);
@@ -141,8 +141,8 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     const { taskId, attempt, leaseToken } = await startedTask();
     await client.expectOk('task.cancel', { taskId, requestedBy: { kind: 'user', id: 'user-ada' }, reason: 'wrong branch' });
     // The run's complete report crossed the cancel: it ends the attempt, as cancelled.
-    const late = await client.send('task.complete', { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: null, output: 'late', durationMs: 5, usage: [] });
-    const lateAgain = await client.send('task.complete', { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: null, output: 'later', durationMs: 6, usage: [] });
+    const late = await client.send('task.complete', { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: null, output: 'late', durationMs: 5, usage: [], repositories: [] });
+    const lateAgain = await client.send('task.complete', { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: null, output: 'later', durationMs: 6, usage: [], repositories: [] });
 
     expect(late).toEqual({ ok: true, result: { taskId, state: 'cancelled' } });
     expect(lateAgain).toEqual({ ok: true, result: { taskId, state: 'cancelled' }, alreadyApplied: true });
@@ -208,7 +208,7 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
 
   it('refuses a daemon-sent command whose payload names another daemon than its subject, changing nothing', async () => {
     const { taskId, attempt, leaseToken } = await startedTask();
-    const report = { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: null, output: 'forged', durationMs: 1, usage: [] };
+    const report = { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: null, output: 'forged', durationMs: 1, usage: [], repositories: [] };
 
     const forged = await client.sendAs('daemon-intruder', 'task.complete', report, 'forged-complete');
 
@@ -359,6 +359,7 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
       output: 'forged',
       durationMs: 1,
       usage: [],
+      repositories: [],
     });
 
     /** Nothing was changed by the refused reports: no event, the row as it was, no stored reply. */

@@ -79,7 +79,7 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
     // The daemon comes back: its renewal is refused, so it stops the run; its late complete changes nothing.
     const renewal = await client.send('task.renew', { taskId, attempt: 1, daemonId: DAEMON, leaseToken });
     expect(renewal).toMatchObject({ ok: false });
-    await client.send('task.complete', { taskId, attempt: 1, daemonId: DAEMON, leaseToken, sessionId: null, output: 'late', durationMs: 1, usage: [] });
+    await client.send('task.complete', { taskId, attempt: 1, daemonId: DAEMON, leaseToken, sessionId: null, output: 'late', durationMs: 1, usage: [], repositories: [] });
     expect(await taskRow(taskId)).toEqual(failed);
     expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued', 'task.claimed', 'task.started', 'task.failed']);
   });

@@ -55,7 +55,7 @@ describe('task.token_introspect (real NATS + Postgres)', () => {
     // A read is not recorded: asked again with the same request id, it is read again, not replayed.
     expect(await client.query('select 1 from processed_command where request_id = $1', ['introspect-once'])).toEqual([]);
 
-    await client.expectOk('task.complete', { taskId: task.taskId, attempt: 1, daemonId: DAEMON, leaseToken: task.leaseToken, sessionId: null, output: 'done', durationMs: 1, usage: [] });
+    await client.expectOk('task.complete', { taskId: task.taskId, attempt: 1, daemonId: DAEMON, leaseToken: task.leaseToken, sessionId: null, output: 'done', durationMs: 1, usage: [], repositories: [] });
     expect(await introspect(task.taskToken)).toEqual({ active: false, reason: 'revoked' });
   });
 

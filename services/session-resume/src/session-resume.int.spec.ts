@@ -42,31 +42,31 @@ describe('session-resume (real NATS + Postgres)', () => {
     const other = benign.ran(benign.taskIds[0]);
     await bed.publish([other.enqueued, other.started, other.pinned, other.failed({ reason: 'runtime_offline' })]);
 
-    expect(await bed.eventually(poisoned.next(), { status: 'fresh', reason: 'poisoned:iteration_limit' })).toEqual({
-      ok: true,
-      result: { status: 'fresh', reason: 'poisoned:iteration_limit' },
-    });
+    // The session is not continued; its work dir is named so the files carry on.
+    const poisonedAnswer = { status: 'fresh', reason: 'poisoned:iteration_limit', workDir: poisoned.workDirOf(poisoned.taskIds[0]) } as const;
+    expect(await bed.eventually(poisoned.next(), poisonedAnswer)).toEqual({ ok: true, result: poisonedAnswer });
     const resumed = { status: 'resume', sessionId: benign.sessionOf(benign.taskIds[0]), workDir: benign.workDirOf(benign.taskIds[0]) } as const;
     expect(await bed.eventually(benign.next(), resumed)).toEqual({ ok: true, result: resumed });
   });
 
   it('starts fresh when the new task runs on another runtime', async () => {
-    const { taskIds, ran, next } = conversation();
+    const { taskIds, ran, next, workDirOf } = conversation();
     const prior = ran(taskIds[0]);
     await bed.publish([prior.enqueued, prior.started, prior.pinned, prior.completed]);
     await bed.indexed(taskIds[0], (entry) => entry['outcome'] !== null);
 
-    expect(await bed.resolve(next({ runtimeId: 'runtime-2' }))).toEqual({ ok: true, result: { status: 'fresh', reason: 'runtime_changed' } });
+    expect(await bed.resolve(next({ runtimeId: 'runtime-2' }))).toEqual({ ok: true, result: { status: 'fresh', reason: 'runtime_changed', workDir: workDirOf(taskIds[0]) } });
   });
 
   it('never offers a retired session, even when the retirement arrives before the task events', async () => {
-    const { taskIds, ran, next, sessionOf } = conversation();
+    const { taskIds, ran, next, sessionOf, workDirOf } = conversation();
     // session.retired first, on the other stream
     await bed.publish([createEvent({ type: 'session.retired', payload: { sessionId: sessionOf(taskIds[0]), taskId: taskIds[0], reason: 'context_overflow', message: null } })]);
     const prior = ran(taskIds[0]);
     await bed.publish([prior.enqueued, prior.started, prior.pinned, prior.completed]);
 
-    expect(await bed.eventually(next(), { status: 'fresh', reason: 'retired' })).toEqual({ ok: true, result: { status: 'fresh', reason: 'retired' } });
+    const retired = { status: 'fresh', reason: 'retired', workDir: workDirOf(taskIds[0]) } as const;
+    expect(await bed.eventually(next(), retired)).toEqual({ ok: true, result: retired });
   });
 
   it('answers the same after duplicates and out-of-order events: the latest task of the conversation wins', async () => {

@@ -15,6 +15,7 @@ import { dispatchRows, measureDispatch } from './dispatch.bench';
 import { liveRows, measureLiveLatency } from './live-latency.bench';
 import { measureNatsRoundTrip } from './nats-request-reply.bench';
 import { measureReplay, replayRows } from './replay.bench';
+import { measureRepositoryPrepare, repositoryPrepareRows } from './repository-prepare.bench';
 import { format, renderTable, type TableRow } from './report-table';
 import { elapsedMs } from './statistics';
 import { measureTimelineIngest, timelineRows } from './timeline-ingest.bench';
@@ -60,6 +61,11 @@ const SECTION_RUNNERS: Record<BenchSection, (system: BenchSystem) => Promise<Sec
   async daemon(system) {
     const daemon = await measureDaemonMemory({ system, tasks: 50, eventsPerSecond: 200, emitSeconds: 20 });
     return { rows: daemonMemoryRows(daemon), figures: { daemon } };
+  },
+  // A task's worktree of a 10,000-file repository, cold and warm cache; needs no service.
+  async repositories() {
+    const repositories = await measureRepositoryPrepare({ files: 10_000, samples: 7 });
+    return { rows: repositoryPrepareRows(repositories), figures: { repositories } };
   },
 };
 

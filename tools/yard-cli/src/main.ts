@@ -6,6 +6,9 @@ import { renderActivity, renderEntry, renderStatus } from './timeline.renderer';
 import { resolveYardSettings, YardSettingsError } from './yard.settings';
 import { ISSUE_COMMAND_USAGE, IssueCommandError, parseIssueCommand } from './issue-command.parser';
 import { runIssueCommand } from './issue-command.runner';
+import { DaemonChannelError, parseRepoCommand, REPO_COMMAND_USAGE, RepoCommandError, resolveDaemonChannel } from './repo-command.parser';
+import { DaemonRequestClient, DaemonRequestError } from './repo-command.client';
+import { runRepoCommand } from './repo-command.runner';
 
 const USAGE = `yard — the Switchyard command line
 
@@ -17,6 +20,7 @@ const USAGE = `yard — the Switchyard command line
   yard task messages <taskId> [--json]
   yard task cancel <taskId>
 ${ISSUE_COMMAND_USAGE}
+${REPO_COMMAND_USAGE}
 
   --url <gateway url>   default: SWITCHYARD_URL, else SWITCHYARD_API_URL (an agent's), else the local stack's gateway (npm start)
   --token <token>       an API token, or an agent's task token; default: SWITCHYARD_TOKEN, else the local stack's token
@@ -66,6 +70,12 @@ async function run(argv: readonly string[]): Promise<number> {
   if (values.help || positionals.length === 0) {
     process.stdout.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
+  }
+  // The daemon running this task answers these, not the gateway: no gateway settings needed.
+  if (positionals[0] === 'repo') {
+    const command = parseRepoCommand({ verb: positionals[1], words: positionals.slice(2) });
+    const daemon = new DaemonRequestClient(resolveDaemonChannel({ env: process.env, token: values.token }));
+    return runRepoCommand(command, daemon, { print: (line) => void process.stdout.write(`${line}\n`), note: (line) => void process.stderr.write(`${line}\n`), json: values.json === true });
   }
   const settings = resolveYardSettings({ flags: { url: values.url, token: values.token }, env: process.env, cwd: process.cwd() });
   const gateway = new GatewayClient(settings);
@@ -145,12 +155,13 @@ async function readStdin(): Promise<string> {
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof IssueCommandError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (error instanceof UsageError || error instanceof IssueCommandError || error instanceof RepoCommandError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
       process.stderr.write(`yard: ${error.message}\n\n${USAGE}\n`);
       process.exit(2);
     }
     if (error instanceof GatewayRequestError) process.stderr.write(`yard: ${error.code}: ${error.message} (HTTP ${error.status})\n`);
-    else if (error instanceof YardSettingsError || error instanceof FollowError) process.stderr.write(`yard: ${error.message}\n`);
+    else if (error instanceof DaemonRequestError) process.stderr.write(`yard: ${error.code}: ${error.message}${error.status === undefined ? '' : ` (daemon, HTTP ${error.status})`}\n`);
+    else if (error instanceof YardSettingsError || error instanceof FollowError || error instanceof DaemonChannelError) process.stderr.write(`yard: ${error.message}\n`);
     else process.stderr.write(`yard: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   },

@@ -28,6 +28,8 @@ export function renderEntry(entry: TimelineEntry): string {
     }
     case 'error':
       return `${seq} ✖ ${entry.errorCode ?? 'error'}: ${entry.content ?? ''}`;
+    case 'notice':
+      return `${seq} ▸ ${entry.noticeCode ?? 'notice'}: ${indent(entry.content ?? '')}`;
   }
 }
 

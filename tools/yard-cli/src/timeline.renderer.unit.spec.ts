@@ -15,6 +15,7 @@ const entry = (fields: Partial<TimelineEntry>): TimelineEntry => ({
   outputTruncated: false,
   toolStatus: null,
   errorCode: null,
+  noticeCode: null,
   createdAt: '2026-11-30T00:00:00.000Z',
   ...fields,
 });
@@ -25,6 +26,12 @@ describe('timeline rendering for the terminal', () => {
     expect(renderEntry(entry({ type: 'tool_use', tool: 'Bash', input: { command: 'ls' } }))).toBe('   #3 → Bash {"command":"ls"}');
     expect(renderEntry(entry({ type: 'tool_result', tool: 'Bash', output: 'a.txt', toolStatus: 'error', outputTruncated: true }))).toBe('   #3 ← Bash (error) [truncated] a.txt');
     expect(renderEntry(entry({ type: 'error', errorCode: 'claude_error', content: 'boom' }))).toBe('   #3 ✖ claude_error: boom');
+  });
+
+  it('renders a daemon notice with its code, apart from the agent’s words', () => {
+    const notice = entry({ seq: 12, type: 'notice', noticeCode: 'repository_work', content: 'api: branch switchyard/task-1, 3 files changed.' });
+    expect(renderEntry(notice)).toBe('  #12 ▸ repository_work: api: branch switchyard/task-1, 3 files changed.');
+    expect(renderEntry({ ...notice, content: 'first line\nsecond line' })).toBe('  #12 ▸ repository_work: first line\n    second line');
   });
 
   it('shortens long output to a preview', () => {

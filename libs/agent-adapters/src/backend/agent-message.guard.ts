@@ -55,6 +55,9 @@ function verdictOf(candidate: unknown): AgentMessageVerdict {
     const problem = jsonProblemOf(record['metadata'], 'metadata', { undefinedMembers: true });
     if (problem) return invalid(candidate, problem);
   }
+  // A notice is the daemon's own word in the timeline: one coming from an adapter would pass a
+  // CLI's output off as the daemon's.
+  if (record['type'] === 'notice') return invalid(candidate, 'type: a notice is the daemon’s, not an adapter’s');
   if (record['type'] !== 'tool-use') {
     const parsed = agentMessageSchema.safeParse(record);
     return parsed.success ? { kind: 'valid', message: parsed.data } : invalid(candidate, describeFirstIssue(parsed.error));

@@ -30,6 +30,7 @@ describe('agent message guard', () => {
     [{ type: 'text', text: 'hello', vendorField: 1 }, 'a text message', 'vendorField'],
     [{ type: 'text', text: 'hello', metadata: { claude: { big: 1n } } }, 'a text message', 'metadata holds a bigint'],
     [{ type: 'mystery' }, 'an unknown-type ("mystery") message', 'type: '],
+    [{ type: 'notice', code: 'repository_work', text: 'looks like the daemon' }, 'a notice message', 'type: a notice is the daemon’s, not an adapter’s'],
     [{ text: 'no type' }, 'an untyped message', 'type: '],
     [42, 'an untyped message', 'not an object'],
   ])('given %j, when guarded, then it is replaced by an error naming %s and the field', (candidate, what, field) => {

@@ -16,6 +16,9 @@ import { TaskSecrets1795990000000 } from '../schema/queue/migrations/17959900000
 import { Skills1795990100000 } from '../schema/gateway/migrations/1795990100000-skills.migration';
 import { CommentTask1795990200000 } from '../schema/gateway/migrations/1795990200000-comment-task.migration';
 import { IssueInReview1795990250000 } from '../schema/gateway/migrations/1795990250000-issue-in-review.migration';
+import { ProjectsRepositories1795990300000 } from '../schema/gateway/migrations/1795990300000-projects-repositories.migration';
+import { LocalDirectoryWait1795990400000 } from '../schema/queue/migrations/1795990400000-local-directory-wait.migration';
+import { TimelineNotice1795990800000 } from '../schema/transcript/migrations/1795990800000-timeline-notice.migration';
 
 /**
  * Every migration of the system, oldest first: one schema history, applied by one runner before
@@ -40,4 +43,7 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   Skills1795990100000,
   CommentTask1795990200000,
   IssueInReview1795990250000,
+  ProjectsRepositories1795990300000,
+  LocalDirectoryWait1795990400000,
+  TimelineNotice1795990800000,
 ];

@@ -43,7 +43,7 @@ export const TABLE_OWNERS: readonly TableOwner[] = [
   {
     name: 'gateway',
     folders: [schemaFolder('gateway'), 'services/gateway/src'],
-    tables: ['workspace', 'agent', 'api_token', 'runtime_profile', 'runtime_view', 'issue', 'issue_comment', 'chat_session', 'chat_message', 'task_trigger', 'autopilot', 'daemon_enrollment', 'enrolled_daemon', 'skill', 'skill_version'],
+    tables: ['workspace', 'agent', 'api_token', 'runtime_profile', 'runtime_view', 'issue', 'issue_comment', 'chat_session', 'chat_message', 'task_trigger', 'autopilot', 'daemon_enrollment', 'enrolled_daemon', 'skill', 'skill_version', 'workspace_secret', 'project', 'project_repository'],
     entities: [],
   },
 ];

@@ -3,7 +3,7 @@ import { isBlockedAgentEnvironmentKey, type ClaimedTask } from '@switchyard/cont
 
 /**
  * The variables every task gets; the agent's own env may never set them. `SWITCHYARD_TOKEN` is the
- * task token (what `yard` reads); the API URL and issue id are set only when there is one.
+ * task token (what `yard` reads); the API URL, daemon socket and issue id are set only when there is one.
  */
 export const TASK_ENVIRONMENT_KEYS = {
   taskId: 'SWITCHYARD_TASK_ID',
@@ -13,12 +13,15 @@ export const TASK_ENVIRONMENT_KEYS = {
   attempt: 'SWITCHYARD_ATTEMPT',
   apiUrl: 'SWITCHYARD_API_URL',
   issueId: 'SWITCHYARD_ISSUE_ID',
+  daemonSocket: 'SWITCHYARD_DAEMON_SOCKET',
 } as const;
 
-/** How the agent calls back: the gateway's URL and the folder of the `yard` shim, each absent when the daemon has none. */
+/** How the agent calls back: the gateway's URL, the folder of the `yard` shim and the daemon's agent socket, each absent when the daemon has none. */
 export interface AgentCallback {
   readonly apiUrl: string | undefined;
   readonly binDirectory: string | undefined;
+  /** The unix socket of the daemon's agent-request server (`yard repo ...`): the daemon acts there, so credentials stay with it. */
+  readonly daemonSocket?: string | undefined;
 }
 
 const POSIX_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -47,7 +50,7 @@ export interface AgentEnvironmentOptions {
   runtimeEnvironment?: Readonly<Record<string, string>>;
   /** The agent's configured env: untrusted, filtered through the blocked keys. */
   agentEnvironment: Readonly<Record<string, string>>;
-  task: Pick<ClaimedTask, 'taskId' | 'taskToken' | 'workspaceId' | 'agentId' | 'attempt' | 'source'>;
+  task: Pick<ClaimedTask, 'taskId' | 'taskToken' | 'workspaceId' | 'agentId' | 'attempt' | 'source'> & { readonly agent: Pick<ClaimedTask['agent'], 'name'> };
   /** The `yard` folder goes first on PATH, so the agent's shell finds it before anything else named so. */
   callback?: AgentCallback;
 }
@@ -56,6 +59,12 @@ export interface AgentEnvironment {
   /** The child's complete env: pass it with `extendEnv: false`; nothing from the daemon's env is inherited. */
   environment: Record<string, string>;
   rejectedKeys: RejectedEnvironmentKey[];
+}
+
+/** Where an agent's commits come from: its name, and an address that names it but reaches nobody. */
+export function gitIdentityOf(task: Pick<ClaimedTask, 'agentId'> & { readonly agent: Pick<ClaimedTask['agent'], 'name'> }): Record<string, string> {
+  const email = `agent-${task.agentId}@agents.switchyard.invalid`;
+  return { GIT_AUTHOR_NAME: task.agent.name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: task.agent.name, GIT_COMMITTER_EMAIL: email };
 }
 
 function problemWith(key: string, value: string): RejectedEnvironmentKeyReason | undefined {
@@ -76,6 +85,8 @@ export function buildAgentEnvironment(options: AgentEnvironmentOptions): AgentEn
     LANG: options.base.language ?? 'C.UTF-8',
     TERM: 'dumb',
     TMPDIR: options.base.temporaryDirectory,
+    // The agent's commits name it (the runtime HOME has no git identity); its own env may say otherwise.
+    ...gitIdentityOf(options.task),
   };
   const rejectedKeys: RejectedEnvironmentKey[] = [];
 
@@ -97,6 +108,7 @@ export function buildAgentEnvironment(options: AgentEnvironmentOptions): AgentEn
   environment[TASK_ENVIRONMENT_KEYS.agentId] = task.agentId;
   environment[TASK_ENVIRONMENT_KEYS.attempt] = String(task.attempt);
   if (options.callback?.apiUrl) environment[TASK_ENVIRONMENT_KEYS.apiUrl] = options.callback.apiUrl;
+  if (options.callback?.daemonSocket) environment[TASK_ENVIRONMENT_KEYS.daemonSocket] = options.callback.daemonSocket;
   if (task.source.kind === 'issue') environment[TASK_ENVIRONMENT_KEYS.issueId] = task.source.issueId;
   return { environment, rejectedKeys };
 }

@@ -3,6 +3,12 @@ import { sampleClaimedTask } from './exec-env.spec-helper';
 
 const task = sampleClaimedTask();
 const base = { path: '/usr/bin:/bin', home: '/homes/task-1', temporaryDirectory: '/work/task-1/.switchyard/tmp' };
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'Test agent',
+  GIT_AUTHOR_EMAIL: 'agent-agent-1@agents.switchyard.invalid',
+  GIT_COMMITTER_NAME: 'Test agent',
+  GIT_COMMITTER_EMAIL: 'agent-agent-1@agents.switchyard.invalid',
+};
 const TASK_VARIABLES = {
   SWITCHYARD_TASK_ID: task.taskId,
   SWITCHYARD_TOKEN: task.taskToken,
@@ -19,6 +25,19 @@ describe('buildAgentEnvironment', () => {
     expect(environment['SWITCHYARD_API_URL']).toBe('http://127.0.0.1:8080');
   });
 
+  it('given a daemon socket, names it for `yard repo`; given none, sets nothing', () => {
+    const callback = { apiUrl: undefined, binDirectory: undefined };
+    const withSocket = buildAgentEnvironment({ base, agentEnvironment: {}, task, callback: { ...callback, daemonSocket: '/daemon/agent-tools/daemon.sock' } });
+    expect(withSocket.environment['SWITCHYARD_DAEMON_SOCKET']).toBe('/daemon/agent-tools/daemon.sock');
+    expect(buildAgentEnvironment({ base, agentEnvironment: {}, task, callback }).environment).not.toHaveProperty('SWITCHYARD_DAEMON_SOCKET');
+  });
+
+  it('never lets the agent env forge the daemon socket', () => {
+    const { environment, rejectedKeys } = buildAgentEnvironment({ base, agentEnvironment: { SWITCHYARD_DAEMON_SOCKET: '/tmp/evil.sock' }, task });
+    expect(environment).not.toHaveProperty('SWITCHYARD_DAEMON_SOCKET');
+    expect(rejectedKeys).toEqual([{ key: 'SWITCHYARD_DAEMON_SOCKET', origin: 'agent', reason: 'blocked' }]);
+  });
+
   it('given a chat task, sets no issue id; given no gateway, no API URL', () => {
     const chat = { ...task, source: { kind: 'chat', chatSessionId: 'chat-1', chatMessageId: 'message-1' } } as const;
     const { environment } = buildAgentEnvironment({ base, agentEnvironment: {}, task: chat, callback: { apiUrl: undefined, binDirectory: undefined } });
@@ -26,6 +45,12 @@ describe('buildAgentEnvironment', () => {
     expect(environment).not.toHaveProperty('SWITCHYARD_API_URL');
     expect(environment['PATH']).toBe('/usr/bin:/bin');
     expect(environment['SWITCHYARD_TOKEN']).toBe(task.taskToken);
+  });
+
+  it('names the agent as the author of its commits, unless its own env says otherwise', () => {
+    expect(buildAgentEnvironment({ base, agentEnvironment: {}, task }).environment).toMatchObject(GIT_IDENTITY);
+    const own = buildAgentEnvironment({ base, agentEnvironment: { GIT_AUTHOR_EMAIL: 'bot@team.example' }, task }).environment;
+    expect(own).toMatchObject({ GIT_AUTHOR_EMAIL: 'bot@team.example', GIT_COMMITTER_EMAIL: GIT_IDENTITY.GIT_COMMITTER_EMAIL });
   });
 
   it('contains exactly the base, the agent variables and the task variables', () => {
@@ -36,6 +61,7 @@ describe('buildAgentEnvironment', () => {
       LANG: 'C.UTF-8',
       TERM: 'dumb',
       TMPDIR: '/work/task-1/.switchyard/tmp',
+      ...GIT_IDENTITY,
       GITHUB_ORG: 'acme',
       _PRIVATE: 'ok',
       ...TASK_VARIABLES,
@@ -49,7 +75,7 @@ describe('buildAgentEnvironment', () => {
     Object.assign(process.env, planted);
     try {
       const { environment } = buildAgentEnvironment({ base, agentEnvironment: {}, task });
-      expect(Object.keys(environment).sort()).toEqual(['HOME', 'LANG', 'PATH', 'TERM', 'TMPDIR', ...Object.keys(TASK_VARIABLES)].sort());
+      expect(Object.keys(environment).sort()).toEqual(['HOME', 'LANG', 'PATH', 'TERM', 'TMPDIR', ...Object.keys(GIT_IDENTITY), ...Object.keys(TASK_VARIABLES)].sort());
       expect(JSON.stringify(environment)).not.toMatch(/daemon-only|daemon-credentials|daemon-token/);
     } finally {
       for (const [key, value] of Object.entries(previous)) {

@@ -49,6 +49,33 @@ function skillLines(skills: readonly ContextSkill[]): string[] {
   return ['', '## Skills', '', 'Installed for this run (read a skill\'s `SKILL.md` before using it):', '', ...skills.map((skill) => `- \`${skill.name}\` in \`${skill.folder}/\``)];
 }
 
+/** A repository of the run, as the brief lists it. */
+export interface ContextRepository {
+  readonly name: string;
+  readonly checkoutMode: 'worktree' | 'local_directory';
+  /** Work-directory-relative folder when checked out; null when it is offered on request only. */
+  readonly folder: string | null;
+  readonly branch: string | null;
+  readonly defaultBranch: string;
+}
+
+function repositoryLine(repository: ContextRepository): string {
+  if (repository.folder === null) return `- \`${repository.name}\`: not checked out; \`yard repo checkout ${repository.name}\` puts it in \`${repository.name}/\`.`;
+  if (repository.checkoutMode === 'local_directory') return `- \`${repository.name}\` in \`${repository.folder}/\`: a directory of this machine, used in place; one task at a time works in it.`;
+  return `- \`${repository.name}\` in \`${repository.folder}/\`: a git worktree on branch \`${repository.branch ?? '?'}\`, started from \`origin/${repository.defaultBranch}\`. Commit your work on this branch; the next task of this conversation continues it.`;
+}
+
+function repositoryLines(repositories: readonly ContextRepository[]): string[] {
+  if (repositories.length === 0) return [];
+  return [
+    '',
+    '## Repositories',
+    '',
+    ...repositories.map(repositoryLine),
+    '- `yard repo list` shows them all. Do not push, rebase or delete branches unless the task asks for it.',
+  ];
+}
+
 /** The agent commands of `yard`, which act on the task's issue with its task token; a task of no issue has none. */
 function callbackLines(source: ContextTask['source']): string[] {
   if (source.kind !== 'issue') return ['- This task works on no issue: its task token (`SWITCHYARD_TOKEN`) opens none of the `yard issue` commands.'];
@@ -63,7 +90,7 @@ function callbackLines(source: ContextTask['source']): string[] {
 }
 
 /** The managed block's body: the agent's instructions, then what every run needs to know. Never the token's value. */
-export function renderContextBody(task: ContextTask, installedSkills: readonly ContextSkill[] = []): string {
+export function renderContextBody(task: ContextTask, installedSkills: readonly ContextSkill[] = [], repositories: readonly ContextRepository[] = []): string {
   const instructions = task.agent.instructions.trim() === '' ? '_No instructions were configured for this agent._' : task.agent.instructions.trim();
   const lines = [
     '<!-- Managed by Switchyard: everything between the switchyard markers is rewritten for every task. Keep your own notes outside them. -->',
@@ -77,6 +104,7 @@ export function renderContextBody(task: ContextTask, installedSkills: readonly C
     `- Task: \`${task.taskId}\`, attempt ${task.attempt}, from ${describeSource(task.source)}.`,
     `- Agent: ${task.agent.name} (\`${task.agentId}\`) in workspace \`${task.workspaceId}\`.`,
     '- Work directory: the current directory. It may be reused by the next task of the same issue or chat session.',
+    ...repositoryLines(repositories),
     ...skillLines(installedSkills),
     '',
     '## How to report',

@@ -1,7 +1,7 @@
 import { runtimeLayoutFor, writeMcpConfig, type McpArtefacts } from '@switchyard/agent-adapters/wing';
 import type { ClaimedTask, ProtocolFamily } from '@switchyard/contracts';
 import { buildAgentEnvironment, type AgentCallback, type RejectedEnvironmentKey } from './agent-environment.builder';
-import { renderContextBody, writeContextFile, type ContextFileResult } from './context-file.writer';
+import { renderContextBody, writeContextFile, type ContextFileResult, type ContextRepository } from './context-file.writer';
 import { parseNeutralMcpConfig } from './mcp-config.schema';
 import { ensureDirectoryInside, workDirectoryFiles } from './safe-path.guard';
 import { installSkills, type SkillContentProvider, type SkillsInstallResult } from './skills.installer';
@@ -19,6 +19,11 @@ export interface PrepareExecEnvOptions {
   /** Where the prior task of this (agent, issue) or chat session ran; `null` for none or a forced fresh start. */
   priorWorkDirectory: string | null;
   provideSkill: SkillContentProvider;
+  /**
+   * Puts the task's repositories into the prepared work dir (checkouts at start, the rest offered)
+   * and says how the brief lists them; none when omitted. A failure fails the preparation.
+   */
+  prepareRepositories?: (workDirectory: string) => Promise<readonly ContextRepository[]>;
   /** HOME for the child (per task or per runtime), chosen by the caller. */
   home: string;
   /** PATH for the child; the daemon's own PATH when omitted (a PATH is not a credential). */
@@ -44,6 +49,7 @@ export interface PreparedExecEnv {
   inlineRuntimeBrief: string | null;
   skills: SkillsInstallResult;
   mcp: McpArtefacts;
+  repositories: readonly ContextRepository[];
 }
 
 /** The private temp dir inside the work dir (`TMPDIR`), git-ignored with the rest of `.switchyard/`. */
@@ -69,10 +75,15 @@ export async function prepareExecEnv(options: PrepareExecEnvOptions): Promise<Pr
   const directory = workDirectory.path;
   const temporaryDirectory = await ensureDirectoryInside({ root: directory, segments: [SWITCHYARD_FOLDER, TASK_TEMPORARY_FOLDER] });
 
-  // Skills first: the brief lists the ones that were installed.
+  // Repositories and skills first: the brief lists what they became.
+  const repositories = options.prepareRepositories ? await options.prepareRepositories(directory) : [];
   const skills = await installSkills({ workDirectory: directory, target, skillNames: task.agent.skills, provideSkill: options.provideSkill });
   const skillsFolder = runtimeLayoutFor(target).skillsDirectory;
-  const runtimeBrief = renderContextBody(task, skills.installed.map((skill) => ({ name: skill.name, folder: `${skillsFolder}/${skill.directoryName}` })));
+  const runtimeBrief = renderContextBody(
+    task,
+    skills.installed.map((skill) => ({ name: skill.name, folder: `${skillsFolder}/${skill.directoryName}` })),
+    repositories,
+  );
   const contextFile = await writeContextFile({ workDirectory: directory, target, body: runtimeBrief });
   const mcp = await writeMcpConfig({ target, servers, files: workDirectoryFiles(directory) });
 
@@ -98,5 +109,6 @@ export async function prepareExecEnv(options: PrepareExecEnvOptions): Promise<Pr
     inlineRuntimeBrief: runtimeLayoutFor(target).inlineRuntimeBrief ? runtimeBrief : null,
     skills,
     mcp,
+    repositories,
   };
 }

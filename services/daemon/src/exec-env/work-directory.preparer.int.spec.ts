@@ -44,6 +44,7 @@ describe('prepareWorkDirectory', () => {
       ownerId: OWNER_ID,
       createdAt: expect.any(String),
       createdByTaskId: task.taskId,
+      lastUsedAt: marker.createdAt,
     });
     expect(await readFile(path.join(result.path, '.switchyard/.gitignore'), 'utf8')).toBe('*\n');
     expect((await stat(result.path)).mode & 0o777).toBe(0o700);

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { lstat, mkdir, realpath, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ClaimedTask } from '@switchyard/contracts';
+import { describeWorkDirectoryRemoval, readWorkDirectoryTombstone } from './work-directory.tombstone';
 import { ExecEnvError } from './exec-env.error';
 import {
   assertPathSegmentIdentifier,
   ensureDirectoryInside,
+  isPathSegmentIdentifier,
   isStrictlyInside,
   readFileInside,
   writeFileInside,
@@ -27,6 +29,8 @@ export interface WorkDirectoryMarker {
   ownerId: string;
   createdAt: string;
   createdByTaskId: string;
+  /** When a task last started or ended here; the work-directory GC ages directories by it. */
+  lastUsedAt: string;
 }
 
 const markerSchema = z.object({
@@ -37,7 +41,53 @@ const markerSchema = z.object({
   ownerId: z.string().min(1),
   createdAt: z.string().min(1),
   createdByTaskId: z.string().min(1),
-});
+  // Markers written before the GC existed have none: they were last used when they were made, as far as we know.
+  lastUsedAt: z.string().min(1).optional(),
+}).transform((marker): WorkDirectoryMarker => ({ ...marker, lastUsedAt: marker.lastUsedAt ?? marker.createdAt }));
+
+export type WorkDirectoryMarkerRead =
+  | { kind: 'valid'; marker: WorkDirectoryMarker }
+  | { kind: 'absent' }
+  | { kind: 'invalid'; detail: string };
+
+/** Reads `<directory>/.switchyard/workdir.json` without following symlinks; says why when it proves nothing. */
+export async function readWorkDirectoryMarker(directory: string): Promise<WorkDirectoryMarkerRead> {
+  let raw;
+  try {
+    raw = await readFileInside({ root: directory, relativePath: WORK_DIRECTORY_MARKER_PATH });
+  } catch (error) {
+    if (error instanceof ExecEnvError) return { kind: 'invalid', detail: 'marker file is behind a symlink or not a regular file' };
+    throw error;
+  }
+  if (raw === undefined) return { kind: 'absent' };
+  let parsed;
+  try {
+    parsed = markerSchema.safeParse(JSON.parse(raw.toString('utf8')));
+  } catch {
+    return { kind: 'invalid', detail: 'marker file is not JSON' };
+  }
+  return parsed.success ? { kind: 'valid', marker: parsed.data } : { kind: 'invalid', detail: 'marker file does not match the marker schema' };
+}
+
+/**
+ * Marks the work directory used at `now` (call it when a run there ends), so the GC ages it from
+ * its last use. A directory without a valid marker is not provably ours and is left as it is:
+ * returns the new marker, or undefined when nothing was written.
+ */
+export async function touchWorkDirectory(directory: string, now: Date): Promise<WorkDirectoryMarker | undefined> {
+  const read = await readWorkDirectoryMarker(directory);
+  if (read.kind !== 'valid') return undefined;
+  const marker = { ...read.marker, lastUsedAt: now.toISOString() };
+  await writeWorkDirectoryMarker(directory, marker);
+  return marker;
+}
+
+async function writeWorkDirectoryMarker(directory: string, marker: WorkDirectoryMarker): Promise<void> {
+  // Written aside, then renamed over: the GC or a follow-up never reads a half-written marker.
+  const aside = `${WORK_DIRECTORY_MARKER_PATH}.${randomBytes(4).toString('hex')}.tmp`;
+  const written = await writeFileInside({ root: directory, relativePath: aside, content: `${JSON.stringify(marker, null, 2)}\n`, mode: 0o600 });
+  await rename(written, path.join(directory, WORK_DIRECTORY_MARKER_PATH));
+}
 
 export type WorkDirectoryReason =
   | 'reused'
@@ -45,6 +95,8 @@ export type WorkDirectoryReason =
   | 'source_not_reusable'
   | 'prior_outside_root'
   | 'prior_missing'
+  /** The prior directory was removed by the work-directory GC (its tombstone says when and why). */
+  | 'prior_collected'
   | 'prior_not_a_directory'
   | 'marker_absent'
   | 'marker_invalid'
@@ -106,17 +158,24 @@ export async function prepareWorkDirectory(options: PrepareWorkDirectoryOptions)
   const verdict = reusable
     ? await judgePriorWorkDirectory({ prior: options.priorWorkDirectory, roots: [options.root, realRoot], agentDirectory, expected })
     : ({ reason: 'source_not_reusable', detail: `${task.source.kind} tasks always start in a fresh directory` } as const);
-  if (verdict.reason === 'reused') return { path: verdict.path, reused: true, reason: 'reused', detail: verdict.detail, marker: verdict.marker };
+  const now = (options.now ?? (() => new Date()))();
+  if (verdict.reason === 'reused') {
+    // A task starting here is a use: the GC must not take the directory out from under it.
+    const marker = { ...verdict.marker, lastUsedAt: now.toISOString() };
+    await writeWorkDirectoryMarker(verdict.path, marker);
+    return { path: verdict.path, reused: true, reason: 'reused', detail: verdict.detail, marker };
+  }
 
   const marker: WorkDirectoryMarker = {
     schemaVersion: WORK_DIRECTORY_MARKER_SCHEMA_VERSION,
     ...expected,
-    createdAt: (options.now ?? (() => new Date()))().toISOString(),
+    createdAt: now.toISOString(),
     createdByTaskId: task.taskId,
+    lastUsedAt: now.toISOString(),
   };
   const fresh = await createFreshDirectory(agentDirectory, task.taskId);
   await writeFileInside({ root: fresh, relativePath: `${SWITCHYARD_FOLDER}/.gitignore`, content: '*\n' });
-  await writeFileInside({ root: fresh, relativePath: WORK_DIRECTORY_MARKER_PATH, content: `${JSON.stringify(marker, null, 2)}\n`, mode: 0o600 });
+  await writeWorkDirectoryMarker(fresh, marker);
   return { path: fresh, reused: false, reason: verdict.reason, detail: verdict.detail, marker };
 }
 
@@ -142,7 +201,7 @@ async function judgePriorWorkDirectory(options: {
   try {
     stats = await lstat(resolved);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { reason: 'prior_missing', detail: 'prior work directory no longer exists' };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return judgeMissingPrior(resolved, agentDirectory);
     throw error;
   }
   if (stats.isSymbolicLink() || !stats.isDirectory()) {
@@ -154,27 +213,24 @@ async function judgePriorWorkDirectory(options: {
     return { reason: 'prior_outside_root', detail: 'prior work directory is not a task directory of this workspace and agent' };
   }
 
-  let raw;
-  try {
-    raw = await readFileInside({ root: realPrior, relativePath: WORK_DIRECTORY_MARKER_PATH });
-  } catch (error) {
-    if (error instanceof ExecEnvError) return { reason: 'marker_invalid', detail: 'marker file is behind a symlink or not a regular file' };
-    throw error;
-  }
-  if (raw === undefined) return { reason: 'marker_absent', detail: 'prior work directory has no Switchyard marker' };
+  const read = await readWorkDirectoryMarker(realPrior);
+  if (read.kind === 'absent') return { reason: 'marker_absent', detail: 'prior work directory has no Switchyard marker' };
+  if (read.kind === 'invalid') return { reason: 'marker_invalid', detail: read.detail };
 
-  let parsed;
-  try {
-    parsed = markerSchema.safeParse(JSON.parse(raw.toString('utf8')));
-  } catch {
-    return { reason: 'marker_invalid', detail: 'marker file is not JSON' };
-  }
-  if (!parsed.success) return { reason: 'marker_invalid', detail: 'marker file does not match the marker schema' };
-
-  const marker = parsed.data;
+  const { marker } = read;
   const mismatched = (Object.keys(expected) as (keyof typeof expected)[]).filter((key) => marker[key] !== expected[key]);
   if (mismatched.length > 0) return { reason: 'marker_mismatch', detail: `marker differs in ${mismatched.join(', ')}` };
   return { reason: 'reused', path: realPrior, detail: 'prior work directory exists and its marker matches', marker };
+}
+
+/** A missing prior directory the GC removed left a tombstone beside it: say so, not just "missing". */
+async function judgeMissingPrior(prior: string, agentDirectory: string): Promise<Verdict> {
+  const directoryName = path.basename(prior);
+  const parent = await realpath(path.dirname(prior)).catch(() => undefined);
+  const tombstone =
+    parent === agentDirectory && isPathSegmentIdentifier(directoryName) ? await readWorkDirectoryTombstone({ agentDirectory, directoryName }) : undefined;
+  if (tombstone) return { reason: 'prior_collected', detail: describeWorkDirectoryRemoval(tombstone) };
+  return { reason: 'prior_missing', detail: 'prior work directory no longer exists' };
 }
 
 async function createFreshDirectory(agentDirectory: string, taskId: string): Promise<string> {

@@ -20,6 +20,10 @@ import { reportUnexpectedRunFailure } from './unexpected-run-failure.reporter';
 import { openClaimedTask } from './claimed-task.opener';
 import { loadSealingKey } from '../enrollment/daemon-sealing-key';
 import { DEFAULT_YARD_ENTRY, installYardShim, type AgentCallback } from '../exec-env';
+import { AgentRequestServer } from '../agent-requests';
+import { LocalDirectoryLocks, openRepositoryCache, removeRepositoryCheckouts } from '../repositories';
+import { WorkDirectoryCollector, workDirectoryGcSettingsOf } from '../work-directory-gc';
+import type { RepositoryServices } from './task-repositories';
 
 /** Runs on the queue's nudge; this slow poll only catches a lost nudge. */
 const SAFETY_POLL_MS = 30_000;
@@ -53,6 +57,12 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   private readonly sealingKey: CurveKeyHolder;
   /** Written once at boot: every run's agent gets the same `yard` and gateway URL. */
   private callback: AgentCallback = { apiUrl: undefined, binDirectory: undefined };
+  /** The bare clones under `<home>/repo-cache` and the local-directory locks, opened at boot. */
+  private repositories: RepositoryServices | undefined;
+  /** `yard repo ...` of the running agents, on `<home>/agent-tools/daemon.sock`. */
+  private readonly agentRequests: AgentRequestServer;
+  private collector: WorkDirectoryCollector | undefined;
+  private readonly workDirectoriesInUse = new Set<string>();
 
   constructor(
     @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
@@ -62,6 +72,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly slots: SlotTracker,
   ) {
     this.queue = new QueueClient(connection, config.DAEMON_ID);
+    this.agentRequests = new AgentRequestServer({ socketPath: path.resolve(config.SWITCHYARD_HOME, 'agent-tools', 'daemon.sock'), logger });
     this.sealingKey = loadSealingKey({ seedFile: config.DAEMON_CURVE_SEED_FILE, home: path.resolve(config.SWITCHYARD_HOME) });
     this.notices = new DaemonNoticesRouter({
       connection,
@@ -78,7 +89,18 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     // The slots open once the queue released this DAEMON_ID's previous attempts: claim then.
     this.stopListeningToSlots = this.slots.onOpened(() => this.requestClaim());
     this.outbox = await TaskMessageOutbox.open({ directory: path.resolve(this.config.SWITCHYARD_HOME, 'outbox'), connection: this.connection, logger: this.logger });
-    this.callback = this.installCallback();
+    const cacheRoot = this.directory('repo-cache');
+    this.repositories = { cache: await openRepositoryCache(cacheRoot), localDirectories: new LocalDirectoryLocks() };
+    this.callback = { ...this.installCallback(), daemonSocket: await this.agentRequests.start() };
+    this.collector = new WorkDirectoryCollector({
+      root: this.directory('workspaces'),
+      ownerId: this.ownerId(),
+      settings: workDirectoryGcSettingsOf(this.config),
+      inUse: () => this.workDirectoriesInUse,
+      removeRepositoryCheckouts: (workDirectory) => removeRepositoryCheckouts(workDirectory, { cacheRoot }),
+      logger: this.logger,
+    });
+    this.collector.start();
     await this.registry.whenDetected();
     this.notices.start();
     this.poll = setInterval(() => this.requestClaim(), SAFETY_POLL_MS);
@@ -93,6 +115,8 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     await this.claiming;
     await Promise.allSettled([...this.running]);
     this.notices.stop();
+    await this.collector?.stop();
+    await this.agentRequests.stop();
     await this.outbox?.stop();
   }
 
@@ -120,8 +144,8 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private start(task: ClaimedTask, runtimes: DetectedRuntime[]): void {
     const runtime = runtimes.find((candidate) => candidate.runtimeId === task.runtimeId);
-    const outbox = this.outbox;
-    if (!runtime || !outbox) return;
+    const { outbox, repositories } = this;
+    if (!runtime || !outbox || !repositories) return;
     this.slots.take(task.taskId);
     const runAbort = new AbortController();
     // A claim answered after shutdown began: its run starts aborted.
@@ -148,6 +172,9 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
       sessionResolveTimeoutMs: this.config.DAEMON_SESSION_RESOLVE_TIMEOUT_MS,
       shutdown: runAbort.signal,
       callback: this.callback,
+      repositories,
+      workDirectoriesInUse: this.workDirectoriesInUse,
+      registerAgentRequests: (registration) => this.agentRequests.register(registration),
     }))
       .catch(async (error: unknown) => {
         this.logger.error({ err: error, taskId: task.taskId }, 'task run failed unexpectedly');

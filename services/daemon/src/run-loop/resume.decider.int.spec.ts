@@ -108,7 +108,10 @@ describe('resume decision: ask session-resume, prepare the exec env, gate', () =
     // Not reused: the store is not even looked at.
     expect(steps).toEqual([`prepare ${PRIOR_WORK_DIRECTORY}`]);
     expect(outcome.resumeSessionId).toBeUndefined();
-    expect(outcome.notes).toEqual([{ type: 'status', state: 'resume_skipped', progress: 'work_dir_missing: prior_missing: prior work directory no longer exists; starting fresh' }]);
+    expect(outcome.notes).toEqual([
+      { type: 'status', state: 'resume_skipped', progress: 'work_dir_missing: prior_missing: prior work directory no longer exists; starting fresh' },
+      { type: 'notice', code: 'resume_skipped', text: 'The prior session was not resumed (work_dir_missing: prior_missing: prior work directory no longer exists); this run starts a fresh session.' },
+    ]);
   });
 
   it('starts fresh with resume_index_unavailable when no session-resume service listens', async () => {

@@ -45,16 +45,29 @@ export interface ResumeOutcome<TPrepared> {
 export async function decideResume<TPrepared extends PreparedWorkDirectory>(options: DecideResumeOptions<TPrepared>): Promise<ResumeOutcome<TPrepared>> {
   const { task, log } = options;
   const decision = await askSessionResume(options);
-  const prepared = await options.prepare(decision.status === 'resume' ? decision.workDir : null);
+  // A fresh decision may still name the prior work dir: its files (a branch, uncommitted work) carry on.
+  const priorWorkDirectory = decision.workDir ?? null;
+  const prepared = await options.prepare(priorWorkDirectory);
   const gate = decideResumeGate({
     decision,
     workDirectory: { reused: prepared.reused, reason: prepared.reason, detail: prepared.reasonDetail },
     sessionStore: decision.status === 'resume' && prepared.reused ? await options.probeSessionStore(prepared, decision.sessionId) : { state: 'unverified' },
   });
-  if (gate.kind !== 'skip') return { decision, prepared, resumeSessionId: gate.kind === 'resume' ? gate.sessionId : undefined, notes: [] };
+  if (gate.kind !== 'skip') {
+    const notes: AgentMessage[] =
+      decision.status === 'fresh' && priorWorkDirectory !== null && !prepared.reused
+        ? [{ type: 'notice', code: 'work_dir_fresh', text: `The prior work directory was not reused (${prepared.reason}: ${prepared.reasonDetail}); this run starts in a fresh one.` }]
+        : [];
+    return { decision, prepared, resumeSessionId: gate.kind === 'resume' ? gate.sessionId : undefined, notes };
+  }
   log.warn({ event: 'resume_skipped', sessionId: gate.sessionId, reason: gate.reason, detail: gate.detail }, 'prior session not resumed; starting fresh');
   if (gate.retire) await retireSession({ task, sessionId: gate.sessionId, reason: 'session_store_missing', message: gate.detail, dependencies: options.dependencies });
-  return { decision, prepared, resumeSessionId: undefined, notes: [{ type: 'status', state: 'resume_skipped', progress: `${gate.reason}: ${gate.detail}; starting fresh` }] };
+  // The status for live clients and tests; the notice so the timeline shows the team why.
+  const notes: AgentMessage[] = [
+    { type: 'status', state: 'resume_skipped', progress: `${gate.reason}: ${gate.detail}; starting fresh` },
+    { type: 'notice', code: 'resume_skipped', text: `The prior session was not resumed (${gate.reason}: ${gate.detail}); this run starts a fresh session.` },
+  ];
+  return { decision, prepared, resumeSessionId: undefined, notes };
 }
 
 /**

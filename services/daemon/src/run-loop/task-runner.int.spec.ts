@@ -1,12 +1,14 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createAgentSession, type AgentSession, type Backend } from '@switchyard/agent-adapters';
-import { SESSION_COMMAND_CATALOG, STREAM_CATALOG, subjects, type AgentMessage, type CommandName, type ResumeDecision, type SessionResolveCommand } from '@switchyard/contracts';
+import { DEFAULT_BRANCH_TEMPLATE, SESSION_COMMAND_CATALOG, STREAM_CATALOG, subjects, type AgentMessage, type RepositorySnapshot, type CommandName, type ResumeDecision, type SessionResolveCommand } from '@switchyard/contracts';
 import { catalogStreamDefinitions, provisionStreams, publishNotice, serveRequests, type MessagingConnection, type RequestServer } from '@switchyard/messaging';
 import { deleteNamespaceStreams, readStream } from '@switchyard/messaging/testing';
 import { createJsonLogger } from '@switchyard/service-kit';
-import { uniqueNamespace, connectTestMessaging } from '@switchyard/testing';
+import { createOriginRepository, uniqueNamespace, connectTestMessaging } from '@switchyard/testing';
 import { sampleClaimedTask } from '../exec-env/exec-env.spec-helper';
 import { TaskMessageOutbox } from '../outbox/task-message.outbox';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
@@ -14,6 +16,8 @@ import { BUILT_IN_RUNTIME_IDENTITIES } from '../runtimes/runtime-identities';
 import { DaemonNoticesRouter } from './daemon-notices.router';
 import { QueueClient, type DaemonQueueCommandName } from './queue.client';
 import { runClaimedTask, type TaskRunnerDependencies } from './task-runner';
+import { LocalDirectoryLocks, openRepositoryCache } from '../repositories';
+import type { RepositoryServices } from './task-repositories';
 
 const logger = createJsonLogger({ service: 'task-runner-test', level: 'fatal' });
 const DAEMON_ID = 'daemon-task-runner-test';
@@ -63,12 +67,14 @@ describe('task runner', () => {
   /** What the stand-in queue was told, command by command. */
   let commands: Array<{ readonly command: CommandName; readonly payload: Record<string, unknown> }>;
   let cancelNotices: DaemonNoticesRouter;
+  let repositories: RepositoryServices;
 
   beforeEach(async () => {
     connection = await connectTestMessaging({ name: 'task-runner-test', namespace: uniqueNamespace() });
     await provisionStreams(connection, catalogStreamDefinitions());
     directory = await mkdtemp(path.join(tmpdir(), 'switchyard-task-runner-'));
     outbox = await TaskMessageOutbox.open({ directory: path.join(directory, 'outbox'), connection, logger });
+    repositories = { cache: await openRepositoryCache(path.join(directory, 'repo-cache')), localDirectories: new LocalDirectoryLocks() };
     cancelNotices = new DaemonNoticesRouter({ connection, daemonId: DAEMON_ID, logger, onWorkAvailable: () => undefined });
     cancelNotices.start();
     commands = [];
@@ -78,6 +84,7 @@ describe('task runner', () => {
     const answers: Partial<Record<DaemonQueueCommandName, (taskId: string) => unknown>> = {
       'task.start': leaseResult,
       'task.renew': leaseResult,
+      'task.await_local_directory': leaseResult,
       'task.complete': (taskId) => ({ taskId, state: 'completed' }),
       'task.fail': (taskId) => ({ taskId, state: 'failed', willRetry: false }),
     };
@@ -119,6 +126,7 @@ describe('task runner', () => {
     sessionResolveTimeoutMs: 2_000,
     timeouts: { idleMs: 60_000, toolBudgetMs: 60_000, totalMs: 120_000 },
     shutdown: new AbortController().signal,
+    repositories,
   });
 
   const timelineOf = async (taskId: string): Promise<AgentMessage[]> => {
@@ -304,6 +312,7 @@ describe('task runner', () => {
     const missing = `no claude-code session file at ${claudeSessionFile(workDirectory, 'session-gone')}`;
     expect(await timelineOf(next.taskId)).toEqual([
       { type: 'status', state: 'resume_skipped', progress: `session_store_missing: ${missing}; starting fresh` },
+      { type: 'notice', code: 'resume_skipped', text: `The prior session was not resumed (session_store_missing: ${missing}); this run starts a fresh session.` },
       { type: 'text', text: '{"done":true}' },
     ]);
     const retired = (await readStream(connection, STREAM_CATALOG.SESSION_EVENTS.name)).map((message) => JSON.parse(message.text) as { type: string; payload: unknown });
@@ -350,4 +359,100 @@ describe('task runner', () => {
       ]);
     });
   });
+
+  describe('repositories', () => {
+    /** A CLI that commits one new file in `app/`, then is done. */
+    const COMMIT_SCRIPT = [
+      "const { execFileSync } = require('node:child_process');",
+      "require('node:fs').writeFileSync('app/notes.txt', 'one\\ntwo\\n');",
+      "execFileSync('git', ['-C', 'app', 'add', 'notes.txt']);",
+      "execFileSync('git', ['-C', 'app', 'commit', '-q', '-m', 'add notes']);",
+      "process.stdout.write(JSON.stringify({ done: true }) + '\\n');",
+    ].join(' ');
+
+    const worktreeRepository = (name: string, url: string, checkoutAtStart: boolean): RepositorySnapshot => ({
+      name,
+      checkoutMode: 'worktree',
+      url,
+      localPath: null,
+      defaultBranch: 'main',
+      branchTemplate: DEFAULT_BRANCH_TEMPLATE,
+      credential: null,
+      checkoutAtStart,
+    });
+
+    it("given an issue of a project, when its task runs, then the project's repository is a worktree before the CLI starts and its work is reported with the outcome", async () => {
+      const origin = await createOriginRepository({ directory: path.join(directory, 'origins', 'app.git'), files: { 'README.md': 'hello\n' } });
+      const base = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000b001' });
+      const task = { ...base, agent: { ...base.agent, repositories: [worktreeRepository('app', origin.url, true), worktreeRepository('docs', origin.url, false)] } };
+      const seen: Array<Parameters<Backend['execute']>[1]> = [];
+      const inner = scriptBackend({ script: COMMIT_SCRIPT });
+
+      await runClaimedTask(task, runtime, dependencies({ execute: (prompt, run) => (seen.push(run), inner.execute(prompt, run)) }));
+
+      expect(commands.map((entry) => entry.command)).toEqual(['task.start', 'task.complete']);
+      const [work] = commands[1]!.payload['repositories'] as Array<Record<string, unknown>>;
+      expect(commands[1]!.payload['repositories']).toHaveLength(1);
+      expect(work).toEqual({
+        name: 'app',
+        checkoutMode: 'worktree',
+        // `{source}` is the issue id's last hex digits (`issue-1` has `e1`), `{task}` the task id's last 8.
+        branch: 'switchyard/issue-e1/0000b001',
+        baseCommit: origin.headCommit,
+        headCommit: expect.stringMatching(/^[0-9a-f]{40}$/),
+        filesChanged: 1,
+        insertions: 2,
+        deletions: 0,
+        uncommittedFiles: 0,
+      });
+      // The CLI ran in the work dir, the worktree inside it on the task branch; the other repository is only offered.
+      const workDirectory = seen[0]!.cwd;
+      const git = (...args: string[]): string => execFileSync('git', ['-C', path.join(workDirectory, 'app'), ...args], { encoding: 'utf8' }).trim();
+      expect(git('rev-parse', '--abbrev-ref', 'HEAD')).toBe('switchyard/issue-e1/0000b001');
+      expect(git('rev-parse', 'HEAD')).toBe(work!['headCommit']);
+      expect(git('rev-parse', 'HEAD~1')).toBe(origin.headCommit);
+      expect(existsSync(path.join(workDirectory, 'docs'))).toBe(false);
+      const brief = readFileSync(path.join(workDirectory, 'CLAUDE.md'), 'utf8');
+      expect(brief).toContain('`app` in `app/`: a git worktree on branch `switchyard/issue-e1/0000b001`');
+      expect(brief).toContain('`docs`: not checked out; `yard repo checkout docs`');
+      expect(await timelineOf(task.taskId)).toContainEqual({ type: 'notice', code: 'repository_work', text: expect.stringMatching(/^app on switchyard\/issue-e1\/0000b001: .* 1 files changed, \+2 −0, nothing uncommitted$/) });
+    });
+
+    it('given two tasks on one local directory, when both run, then the second waits (telling the queue) until the first ends', async () => {
+      const local = path.join(directory, 'local-project');
+      await mkdir(local, { recursive: true });
+      const repository: RepositorySnapshot = { ...worktreeRepository('site', '', true), checkoutMode: 'local_directory', url: null, localPath: local };
+      const first = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000b011' });
+      const second = sampleClaimedTask({ runtimeId: runtime.runtimeId, taskId: '0190f3a2-7c1e-7000-8000-00000000b012' });
+      const withSite = (task: typeof first) => ({ ...task, agent: { ...task.agent, repositories: [repository] } });
+      let releaseFirst: () => void = () => undefined;
+      const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+      const done = scriptBackend({ script: DONE_SCRIPT });
+      const backend: Backend = {
+        execute: async (prompt, run) => {
+          // The first task works in the folder until the test has seen the second one wait.
+          if (run.env['SWITCHYARD_TASK_ID'] === first.taskId) await firstHeld;
+          return done.execute(prompt, run);
+        },
+      };
+
+      const runs = [runClaimedTask(withSite(first), runtime, dependencies(backend))];
+      await until(() => commands.some((entry) => entry.command === 'task.start' && entry.payload['taskId'] === first.taskId));
+      runs.push(runClaimedTask(withSite(second), runtime, dependencies(backend)));
+      await until(() => commands.some((entry) => entry.command === 'task.await_local_directory'));
+      expect(commands.filter((entry) => entry.payload['taskId'] === second.taskId).map((entry) => entry.command)).toEqual(['task.await_local_directory']);
+      expect(commands.find((entry) => entry.command === 'task.await_local_directory')!.payload).toMatchObject({ taskId: second.taskId, localPath: realpathSync(local), heldByTaskId: first.taskId });
+      releaseFirst();
+      await Promise.all(runs);
+
+      const order = commands.map((entry) => `${entry.command}:${entry.payload['taskId'] === first.taskId ? 'first' : 'second'}`);
+      expect(order.indexOf('task.start:second')).toBeGreaterThan(order.indexOf('task.complete:first'));
+      expect(order.filter((entry) => entry.endsWith(':second'))).toEqual(['task.await_local_directory:second', 'task.start:second', 'task.complete:second']);
+    });
+  });
 });
+
+/** Polls a condition every 20 ms (no deadline of its own: the test's timeout bounds it). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}

@@ -1,79 +1,19 @@
-import { mcpDeliveryWarning, probeSessionStore, type McpArtefacts, type AgentRunResult, type AgentRunTimeouts, type AgentSession, type Backend } from '@switchyard/agent-adapters/wing';
-import type { AgentMessage, ClaimedTask, TaskFailureReason } from '@switchyard/contracts';
-import type { MessagingConnection } from '@switchyard/messaging';
-import type { JsonLogger } from '@switchyard/service-kit';
-import { prepareExecEnv, skillContentFromStore, skillsCacheDirectoryOf, type AgentCallback, type PreparedExecEnv } from '../exec-env';
-import type { TaskMessageOutbox } from '../outbox/task-message.outbox';
+import type { AgentRunResult, AgentSession, Backend } from '@switchyard/agent-adapters/wing';
+import type { ClaimedTask, RepositoryWorkResult } from '@switchyard/contracts';
+import { touchWorkDirectory } from '../exec-env';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
-import type { CancelNotices } from './daemon-notices.router';
-import type { QueueClient } from './queue.client';
-import { decideResume } from './resume.decider';
-import { failureMessageOf, failureReasonOf } from './run-outcome.mapper';
-import { launchTargetOf } from './runtime-target';
-import { pinSession, retireSession } from './session-notices.publisher';
 import { keepAttemptLease, type AttemptLease } from './attempt-lease.keeper';
-import { createTaskMessageWriter, type TaskMessageWriter } from './task-message.writer';
-import { refuseTaskOfAnotherWorkspace } from './task-workspace.guard';
+import { describeRepositoryWork } from './repository-work.note';
+import { failureMessageOf, failureReasonOf } from './run-outcome.mapper';
+import { awaitLocalDirectory, prepareRun } from './run-preparation';
+import { pinSession, retireSession } from './session-notices.publisher';
+import { createTaskMessageWriter } from './task-message.writer';
+import { TaskRepositories } from './task-repositories';
+import type { PreparedRun, TaskRun, TaskRunnerDependencies } from './task-run';
 import { taskMessageSanitizer } from './task-secrets';
+import { refuseTaskOfAnotherWorkspace } from './task-workspace.guard';
 
-export interface TaskRunnerDependencies {
-  readonly daemonId: string;
-  /** The workspace this daemon enrolled in: a task of any other is refused before its CLI starts. */
-  readonly workspaceId: string;
-  readonly connection: MessagingConnection;
-  readonly queue: QueueClient;
-  /** The queue's cancel pushes (`notify.<daemonId>.cancel.<taskId>`), through the daemon's one subscription. */
-  readonly cancelNotices: CancelNotices;
-  readonly outbox: TaskMessageOutbox;
-  readonly logger: JsonLogger;
-  readonly workspacesRoot: string;
-  readonly ownerId: string;
-  /** HOME per runtime: CLIs keep their session stores there, so resumes find them. */
-  readonly homeFor: (runtime: DetectedRuntime) => string;
-  /** Launcher variables and per-runtime files (telemetry off, sandbox flags, CLI config). */
-  readonly runtimeEnvironmentFor: (runtime: DetectedRuntime, task: ClaimedTask, home: string) => Promise<Record<string, string>>;
-  readonly backendFor: (runtime: DetectedRuntime) => Backend | undefined;
-  readonly renewEveryMs: number;
-  /** How long a run waits for session-resume's answer before it starts fresh. */
-  readonly sessionResolveTimeoutMs: number;
-  /** Idle watchdog, tool budget and whole-run limit for every run. */
-  readonly timeouts: AgentRunTimeouts;
-  /** Aborted at daemon shutdown: runs end `aborted` and are reported as such. */
-  readonly shutdown: AbortSignal;
-  /** What the agent calls back with: the gateway's URL (`SWITCHYARD_API_URL`) and the `yard` shim's folder. */
-  readonly callback?: AgentCallback;
-}
-
-/** Tells the queue the attempt failed (`task.fail`), retried until it answers. */
-type ReportFailure = (payload: { reason: TaskFailureReason; message: string; sessionId: string | null; detail: string | null; durationMs: number | null }) => Promise<unknown>;
-
-/** One claimed task on its way: what every step of the run shares. */
-interface TaskRun {
-  readonly task: ClaimedTask;
-  readonly runtime: DetectedRuntime;
-  readonly dependencies: TaskRunnerDependencies;
-  readonly log: JsonLogger;
-  readonly timeline: TaskMessageWriter;
-  /** Into the timeline; the first status naming a session also pins it. */
-  readonly publishMessage: (message: AgentMessage) => Promise<void>;
-  readonly report: ReportFailure;
-  /** Known once the exec env is prepared; a pinned session names it. */
-  workDirectory: string;
-}
-
-/** What the exec env gave the run: the CLI's environment and prompt, and the session to resume. */
-interface PreparedRun {
-  readonly environment: Record<string, string>;
-  readonly prompt: string;
-  readonly resumeSessionId: string | undefined;
-  /** The agent's MCP servers in the CLI's native form; its backend hands them over. */
-  readonly mcp: McpArtefacts;
-  /**
-   * Published only once the queue accepted the start: an attempt handed back before it started is
-   * run again under the same task id, and its seq must then start from 0 with nothing taken.
-   */
-  readonly notes: readonly AgentMessage[];
-}
+export type { TaskRunnerDependencies } from './task-run';
 
 /**
  * Runs one claimed task: the resume decision with its exec env, `task.start`, the CLI through its
@@ -83,13 +23,55 @@ interface PreparedRun {
  */
 export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime, dependencies: TaskRunnerDependencies): Promise<void> {
   const run = openTaskRun(task, runtime, dependencies);
+  // A cancel or the shutdown while the run is being prepared stops a clone or a wait for a local directory.
+  // (Following the session replaces this with the CLI's own cancel.)
+  const stopCancelDuringPreparation = dependencies.cancelNotices.onCancel(task.taskId, () => Promise.resolve(run.preparation.abort(new Error('the task was cancelled'))));
+  const onShutdown = (): void => run.preparation.abort(new Error('the daemon is shutting down'));
+  dependencies.shutdown.addEventListener('abort', onShutdown, { once: true });
+  try {
+    await runPreparedTask(run);
+  } finally {
+    dependencies.shutdown.removeEventListener('abort', onShutdown);
+    stopCancelDuringPreparation();
+    run.repositories.release();
+    await releaseWorkDirectory(run);
+  }
+}
+
+/** The run's work dir was used until now (the GC's age counts from here) and is free for the GC again. */
+async function releaseWorkDirectory(run: TaskRun): Promise<void> {
+  if (run.workDirectory === '') return;
+  try {
+    await touchWorkDirectory(run.workDirectory, new Date());
+  } catch (error) {
+    run.log.warn({ err: error }, 'the work directory marker could not be touched');
+  } finally {
+    run.dependencies.workDirectoriesInUse?.delete(run.workDirectory);
+  }
+}
+
+async function runPreparedTask(run: TaskRun): Promise<void> {
+  const { task, runtime, dependencies } = run;
   if (await refuseTaskOfAnotherWorkspace({ task, workspaceId: dependencies.workspaceId, log: run.log, report: run.report })) return;
   const backend = dependencies.backendFor(runtime);
   if (!backend) {
     await run.report({ reason: 'exec_env_failed', message: `no adapter for ${runtime.identity.protocolFamily} yet`, sessionId: null, detail: null, durationMs: null });
     return;
   }
-  const prepared = await prepareRun(run);
+  // Renewed from the claim: before the start each renewal pushes the start deadline out, so a slow
+  // clone or a wait for a local directory keeps the claim; a renewal that says stop ends the preparation.
+  const lease = keepAttemptLease({ task, daemonId: dependencies.daemonId, queue: dependencies.queue, renewEveryMs: dependencies.renewEveryMs });
+  try {
+    await startAndDrive(run, backend, lease);
+  } finally {
+    lease.end();
+  }
+}
+
+async function startAndDrive(run: TaskRun, backend: Backend, lease: AttemptLease): Promise<void> {
+  const { task, dependencies } = run;
+  const stopPreparing = lease.onStopRequested(() => Promise.resolve(run.preparation.abort(new Error('the queue asked the run to stop'))));
+  const prepared = await prepareRun(run).finally(stopPreparing);
   if (!prepared) return;
   const started = await dependencies.queue.sendUntilAnswered('task.start', {
     taskId: task.taskId,
@@ -103,25 +85,40 @@ export async function runClaimedTask(task: ClaimedTask, runtime: DetectedRuntime
     run.log.warn({ refusal: started.error }, 'the queue refused the start; dropping the run');
     return;
   }
-  const lease = keepAttemptLease({ task, daemonId: dependencies.daemonId, queue: dependencies.queue, renewEveryMs: dependencies.renewEveryMs });
+  const unregister = dependencies.registerAgentRequests?.({
+    taskId: task.taskId,
+    taskToken: task.taskToken,
+    repositories: () => run.repositories.list(),
+    checkout: (name) => run.repositories.checkout(name),
+  });
   try {
     for (const note of prepared.notes) await run.publishMessage(note);
-    const result = await driveRun({ run, lease, backend, prepared, cancelRequested: started.result.cancelRequested });
-    if (result) await reportOutcome(run, result);
+    const outcome = await driveRun({ run, lease, backend, prepared, cancelRequested: started.result.cancelRequested });
+    if (outcome) await reportOutcome(run, outcome.result, outcome.repositories);
   } finally {
-    lease.end();
+    unregister?.();
   }
 }
 
 function openTaskRun(task: ClaimedTask, runtime: DetectedRuntime, dependencies: TaskRunnerDependencies): TaskRun {
   const timeline = createTaskMessageWriter({ task, publisher: dependencies.daemonId, outbox: dependencies.outbox, sanitize: taskMessageSanitizer(task) });
   let pinnedSessionId: string | undefined;
+  const log = dependencies.logger.child({ taskId: task.taskId, attempt: task.attempt });
+  const preparation = new AbortController();
   const run: TaskRun = {
     task,
     runtime,
     dependencies,
-    log: dependencies.logger.child({ taskId: task.taskId, attempt: task.attempt }),
+    log,
     timeline,
+    preparation,
+    repositories: new TaskRepositories({
+      task,
+      services: dependencies.repositories,
+      signal: preparation.signal,
+      log,
+      onLocalDirectoryBusy: (localPath, heldByTaskId) => awaitLocalDirectory(run, localPath, heldByTaskId),
+    }),
     workDirectory: '',
     publishMessage: async (message) => {
       if (message.type === 'status' && message.sessionId && message.sessionId !== pinnedSessionId) {
@@ -130,77 +127,30 @@ function openTaskRun(task: ClaimedTask, runtime: DetectedRuntime, dependencies: 
       }
       await timeline.write(message);
     },
-    report: (payload) => dependencies.queue.sendUntilAnswered('task.fail', { taskId: task.taskId, attempt: task.attempt, daemonId: dependencies.daemonId, leaseToken: task.leaseToken, ...payload }),
+    report: (payload) =>
+      dependencies.queue.sendUntilAnswered('task.fail', {
+        taskId: task.taskId,
+        attempt: task.attempt,
+        daemonId: dependencies.daemonId,
+        leaseToken: task.leaseToken,
+        repositories: [],
+        ...payload,
+      }),
   };
   return run;
-}
-
-/** The resume decision with the exec env it needs; a failure is reported `exec_env_failed` and ends the run. */
-async function prepareRun(run: TaskRun): Promise<PreparedRun | undefined> {
-  const { task, runtime, dependencies } = run;
-  try {
-    const home = dependencies.homeFor(runtime);
-    const runtimeEnvironment = await dependencies.runtimeEnvironmentFor(runtime, task, home);
-    const resume = await decideResume({
-      task,
-      dependencies,
-      log: run.log,
-      timeoutMs: dependencies.sessionResolveTimeoutMs,
-      prepare: (priorWorkDirectory) =>
-        prepareExecEnv({
-          root: dependencies.workspacesRoot,
-          ownerId: dependencies.ownerId,
-          task,
-          protocolFamily: runtime.identity.protocolFamily,
-          runtimeIdentity: launchTargetOf(runtime).identity,
-          priorWorkDirectory,
-          // The versions the claim names, from this workspace's skills object store through a cache under the daemon's home.
-          provideSkill: skillContentFromStore({
-            connection: dependencies.connection,
-            cacheDirectory: skillsCacheDirectoryOf(dependencies.workspacesRoot),
-            workspaceId: dependencies.workspaceId,
-            versions: task.agent.skillVersions,
-          }),
-          home,
-          runtimeEnvironment,
-          ...(dependencies.callback ? { callback: dependencies.callback } : {}),
-        }),
-      probeSessionStore: (prepared, sessionId) =>
-        probeSessionStore({ target: launchTargetOf(runtime), environment: prepared.environment, workDirectory: prepared.workDirectory, sessionId }),
-    });
-    const { prepared } = resume;
-    run.workDirectory = prepared.workDirectory;
-    // CLIs that read no context file get the same brief in front of the prompt.
-    const prompt = prepared.inlineRuntimeBrief ? `${prepared.inlineRuntimeBrief}\n\n---\n\n${task.prompt}` : task.prompt;
-    return { environment: prepared.environment, prompt, resumeSessionId: resume.resumeSessionId, mcp: prepared.mcp, notes: [...resume.notes, ...preparationWarnings(prepared)] };
-  } catch (error) {
-    run.log.error({ err: error }, 'preparing the exec env failed');
-    await run.report({ reason: 'exec_env_failed', message: error instanceof Error ? error.message : String(error), sessionId: null, detail: null, durationMs: null });
-    return undefined;
-  }
-}
-
-/** What the exec env could not do, said in the timeline. */
-function preparationWarnings(prepared: PreparedExecEnv): AgentMessage[] {
-  const notes: AgentMessage[] = [];
-  // A skill the run goes without is said in the timeline, with why.
-  if (prepared.skills.skipped.length > 0) {
-    const skipped = prepared.skills.skipped.map((skill) => `${skill.name} (${skill.reason}${skill.detail ? `: ${skill.detail}` : ''})`);
-    notes.push({ type: 'log', level: 'warn', text: `skills not installed: ${skipped.join(', ')}` });
-  }
-  const mcpWarning = mcpDeliveryWarning(prepared.mcp);
-  if (mcpWarning) notes.push({ type: 'log', level: 'warn', text: mcpWarning });
-  if (prepared.rejectedEnvironmentKeys.length > 0) {
-    notes.push({ type: 'log', level: 'warn', text: `agent environment keys refused: ${prepared.rejectedEnvironmentKeys.map((key) => key.key).join(', ')}` });
-  }
-  return notes;
 }
 
 /**
  * Starts the CLI and follows it to its result (with one fresh retry when the resume is rejected),
  * then books its usage and closes the timeline. Undefined when the run was already reported.
  */
-async function driveRun(options: { run: TaskRun; lease: AttemptLease; backend: Backend; prepared: PreparedRun; cancelRequested: boolean }): Promise<AgentRunResult | undefined> {
+async function driveRun(options: {
+  run: TaskRun;
+  lease: AttemptLease;
+  backend: Backend;
+  prepared: PreparedRun;
+  cancelRequested: boolean;
+}): Promise<{ result: AgentRunResult; repositories: RepositoryWorkResult[] } | undefined> {
   const { run, lease, backend, prepared } = options;
   const { task, runtime, dependencies } = run;
   const execute = (resume: string | undefined): Promise<AgentSession> =>
@@ -229,10 +179,12 @@ async function driveRun(options: { run: TaskRun; lease: AttemptLease; backend: B
   try {
     const result = await followWithFreshRetry({ run, lease, execute, current, resumeSessionId: prepared.resumeSessionId, cancelRequested: options.cancelRequested });
     if (!result) return undefined;
-    // Token totals go into the timeline for every outcome, so failed and cancelled runs count too.
+    // Token totals and the repositories' state go into the timeline for every outcome, so failed and cancelled runs count too.
     for (const usage of result.usage) await run.publishMessage({ type: 'usage', ...usage });
+    const repositories = await run.repositories.summarise();
+    for (const work of repositories) await run.publishMessage({ type: 'notice', code: 'repository_work', text: describeRepositoryWork(work) });
     await run.timeline.close();
-    return result;
+    return { result, repositories };
   } catch (error) {
     // followSession has stopped the CLI already; this also covers a failure after it (usage, close).
     await failUnfollowedRun({ error, run, session: current.session });
@@ -279,7 +231,7 @@ async function failBeforeLaunch(run: TaskRun, error: unknown): Promise<void> {
 }
 
 /** `task.complete` for a completed run, `task.fail` with the reason for any other. */
-async function reportOutcome(run: TaskRun, result: AgentRunResult): Promise<void> {
+async function reportOutcome(run: TaskRun, result: AgentRunResult, repositories: RepositoryWorkResult[]): Promise<void> {
   const { task, dependencies } = run;
   if (result.status === 'completed') {
     await dependencies.queue.sendUntilAnswered('task.complete', {
@@ -291,6 +243,7 @@ async function reportOutcome(run: TaskRun, result: AgentRunResult): Promise<void
       output: result.output,
       durationMs: Math.round(result.durationMs),
       usage: [...result.usage],
+      repositories,
     });
   } else {
     await run.report({
@@ -299,6 +252,7 @@ async function reportOutcome(run: TaskRun, result: AgentRunResult): Promise<void
       sessionId: result.sessionId ?? null,
       detail: result.error?.stderrTail ?? null,
       durationMs: Math.round(result.durationMs),
+      repositories,
     });
   }
   run.log.info({ event: 'task_run_ended', status: result.status, messages: run.timeline.count }, 'task run ended');

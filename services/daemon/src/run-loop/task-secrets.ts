@@ -3,11 +3,12 @@ import { MIN_EXACT_SECRET_LENGTH, createMessageSanitizer, type MessageSanitizer 
 
 /**
  * Values of this task that must never leave the machine in its timeline: the agent's env values,
- * the env and header values of its MCP servers, and the task and lease tokens. Values too short to
- * match safely (`1`, `true`) are left out.
+ * the env and header values of its MCP servers, its repositories' credentials, and the task and
+ * lease tokens. Values too short to match safely (`1`, `true`) are left out.
  */
 export function taskSecretsOf(task: ClaimedTask): string[] {
-  const values = [...Object.values(task.agent.env), ...mcpSecretValues(task.agent.mcpConfig), task.taskToken, task.leaseToken];
+  const credentials = task.agent.repositories.flatMap((repository) => (repository.credential ? [repository.credential.secret] : []));
+  const values = [...Object.values(task.agent.env), ...mcpSecretValues(task.agent.mcpConfig), ...credentials, task.taskToken, task.leaseToken];
   return [...new Set(values)].filter((value) => value.length >= MIN_EXACT_SECRET_LENGTH);
 }
 

@@ -30,6 +30,29 @@ describe('task secrets', () => {
     expect(taskSecretsOf(withMcp)).toEqual(['docs-0190f3a2-secret', 'Bearer search-0190f3a2-secret', 'stt_0190f3a2-token-value', 'lease-0190f3a2-value']);
   });
 
+  it('include the credential of each repository the task may check out', () => {
+    const repository = {
+      name: 'api',
+      checkoutMode: 'worktree',
+      url: 'https://git.example/api.git',
+      localPath: null,
+      defaultBranch: 'main',
+      branchTemplate: 'switchyard/{source}/{task}',
+      checkoutAtStart: true,
+    } as const;
+    const withRepositories = sampleClaimedTask({
+      agent: sampleAgentSnapshot({
+        repositories: [
+          { ...repository, credential: { kind: 'https_token', username: 'x-access-token', secret: 'ghp-0190f3a2-repo-secret' } },
+          { ...repository, name: 'docs', credential: null },
+        ],
+      }),
+      taskToken: 'stt_0190f3a2-token-value',
+      leaseToken: 'lease-0190f3a2-value',
+    });
+    expect(taskSecretsOf(withRepositories)).toEqual(['ghp-0190f3a2-repo-secret', 'stt_0190f3a2-token-value', 'lease-0190f3a2-value']);
+  });
+
   it('never reach the outbox: every message is redacted before it is enqueued', () => {
     // Given the sanitizer the run loop uses for this task
     const sanitize = taskMessageSanitizer(task);

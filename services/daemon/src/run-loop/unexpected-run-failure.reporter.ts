@@ -28,6 +28,7 @@ export async function reportUnexpectedRunFailure(options: {
       leaseToken: options.task.leaseToken,
       reason: 'internal',
       message: `the daemon failed while running the task: ${cut}`,
+      repositories: [],
       sessionId: null,
       detail: null,
       durationMs: null,

@@ -37,6 +37,7 @@ describe('reporting a run that threw', () => {
           sessionId: null,
           detail: null,
           durationMs: null,
+          repositories: [],
         },
         signal: shutdown.signal,
       },

@@ -65,7 +65,7 @@ export async function lockAgentsAndReadActiveWork(manager: EntityManager, agentI
   }
   const active = await manager.query<Array<{ agent_id: string; issue_id: string | null; chat_session_id: string | null }>>(
     `select agent_id, issue_id, chat_session_id from agent_task_queue
-      where agent_id = any($1::text[]) and status in ('dispatched', 'running')`,
+      where agent_id = any($1::text[]) and status in ('dispatched', 'waiting_local_directory', 'running')`,
     [sortedAgents],
   );
   const limits = await manager.query<Array<{ agent_id: string; max_concurrent_tasks: number }>>(

@@ -31,7 +31,7 @@ export class CancelNoticePublisher {
     try {
       holders = await this.dataSource.query(
         `select task_id, daemon_id from agent_task_queue
-          where task_id = any($1) and status in ('dispatched', 'running') and daemon_id is not null`,
+          where task_id = any($1) and status in ('dispatched', 'waiting_local_directory', 'running') and daemon_id is not null`,
         [wanted],
       );
     } catch (error) {

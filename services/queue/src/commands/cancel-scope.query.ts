@@ -6,7 +6,7 @@ export async function findUnfinishedTasks(manager: EntityManager, scope: TaskCan
   const [condition, parameters] = conditionOf(scope);
   const rows = await manager.query<Array<{ task_id: string }>>(
     `select task_id from agent_task_queue
-      where ${condition} and status in ('queued', 'deferred', 'dispatched', 'running')
+      where ${condition} and status in ('queued', 'deferred', 'dispatched', 'waiting_local_directory', 'running')
       order by enqueued_at, task_id
       for update`,
     parameters,

@@ -5,7 +5,7 @@ import { applyThenRetry } from '../retry/enqueue-retry';
 import type { CommandCause } from '../storage/task.repository';
 
 /**
- * `task.release_orphans`: every attempt still live (`dispatched`, `running`) under the daemon's id
+ * `task.release_orphans`: every attempt still live (`dispatched`, `waiting_local_directory`, `running`) under the daemon's id
  * fails `runtime_recovery` and gets its retry, in the command's transaction. The daemon sends it at
  * boot before its first claim, so each such attempt belonged to its previous, dead process; other
  * daemons' attempts are never touched (the decider also refuses an attempt held by another daemon).
@@ -54,7 +54,7 @@ export async function releaseOrphans(options: {
 async function findLiveAttempts(manager: EntityManager, daemonId: string): Promise<Array<{ taskId: string; attempt: number }>> {
   const rows = await manager.query<Array<{ task_id: string; attempt: number }>>(
     `select task_id, attempt from agent_task_queue
-      where daemon_id = $1 and status in ('dispatched', 'running')
+      where daemon_id = $1 and status in ('dispatched', 'waiting_local_directory', 'running')
       order by enqueued_at, task_id
       for update`,
     [daemonId],

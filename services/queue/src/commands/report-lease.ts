@@ -3,7 +3,7 @@ import { commandFailure, type CommandFailure } from '@switchyard/contracts';
 import { holdsLease, readAttemptLease } from '../storage/lease-token';
 
 /** The reports that act on a claimed attempt and must prove its lease. */
-export type LeasedReportName = 'task.start' | 'task.renew' | 'task.complete' | 'task.fail';
+export type LeasedReportName = 'task.start' | 'task.renew' | 'task.await_local_directory' | 'task.complete' | 'task.fail';
 
 interface LeasedReport {
   readonly taskId: string;

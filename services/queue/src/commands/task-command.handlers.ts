@@ -14,7 +14,7 @@ import type { JsonLogger } from '@switchyard/service-kit';
 import { claimTasks } from '../claim/claim-tasks';
 import { commandErrorCodeOf } from '../domain/task-refusal';
 import type { TaskCommand } from '../domain/task.commands';
-import type { Task } from '../domain/task.state';
+import { isBeforeStart, type Task } from '../domain/task.state';
 import { retryBackoffOf, type QueueConfig } from '../queue.config';
 import { applyTaskCommand, type CommandCause } from '../storage/task.repository';
 import { applyThenRetry } from '../retry/enqueue-retry';
@@ -55,6 +55,12 @@ async function decideAndReply<TResult>(
 }
 
 const stateResult = (task: Task) => ({ taskId: task.taskId, state: task.status });
+
+/** The deadline the attempt's daemon must renew by: the start deadline before the start, then the lease. */
+const attemptDeadlineResult = (task: Task, now: Date) => ({
+  leaseExpiresAt: (isBeforeStart(task) ? task.startBy : task.leaseExpiresAt) ?? now.toISOString(),
+  cancelRequested: task.cancelRequest !== null,
+});
 
 /** What each command does, in the transaction `runIdempotentCommand` opened for it. */
 export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } = {
@@ -115,11 +121,30 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
       (task) => ({ leaseExpiresAt: task.leaseExpiresAt ?? later(context.now, context.config.QUEUE_LEASE_MS), cancelRequested: task.cancelRequest !== null }),
     ),
 
+  // Before the start the renewal pushes the start deadline out by a whole start window, once running the lease by a lease.
   'task.renew': async (payload, context) =>
     decideAndReply(
       context,
-      { kind: 'renew', ...(await withLeaseChecked(context.manager, 'task.renew', payload)), now: context.now.toISOString(), leaseExpiresAt: later(context.now, context.config.QUEUE_LEASE_MS) },
-      (task) => ({ leaseExpiresAt: task.leaseExpiresAt ?? context.now.toISOString(), cancelRequested: task.cancelRequest !== null }),
+      {
+        kind: 'renew',
+        ...(await withLeaseChecked(context.manager, 'task.renew', payload)),
+        now: context.now.toISOString(),
+        leaseExpiresAt: later(context.now, context.config.QUEUE_LEASE_MS),
+        startBy: later(context.now, context.config.QUEUE_START_DEADLINE_MS),
+      },
+      (task) => attemptDeadlineResult(task, context.now),
+    ),
+
+  'task.await_local_directory': async (payload, context) =>
+    decideAndReply(
+      context,
+      {
+        kind: 'await_local_directory',
+        ...(await withLeaseChecked(context.manager, 'task.await_local_directory', payload)),
+        now: context.now.toISOString(),
+        startBy: later(context.now, context.config.QUEUE_START_DEADLINE_MS),
+      },
+      (task) => attemptDeadlineResult(task, context.now),
     ),
 
   'task.complete': async (payload, context) =>

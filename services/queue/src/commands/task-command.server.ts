@@ -30,7 +30,7 @@ import { TASK_COMMAND_HANDLERS, type CommandContext } from './task-command.handl
 const QUEUEING_COMMANDS: ReadonlySet<CommandName> = new Set(['task.enqueue', 'task.requeue', 'task.fail']);
 
 /** States in which a cancel is pending rather than done: the attempt's daemon must stop it. */
-const CANCEL_PENDING_STATES: ReadonlySet<TaskState> = new Set(['dispatched', 'running']);
+const CANCEL_PENDING_STATES: ReadonlySet<TaskState> = new Set(['dispatched', 'waiting_local_directory', 'running']);
 
 /**
  * Commands that only read: answered outside `runIdempotentCommand`, so a repeat is simply read
@@ -46,7 +46,7 @@ export const QUEUE_COMMAND_GROUP = 'queue';
  * `cmd.<name>.<daemonId>`, service-sent ones on `cmd.<name>`; the messaging transport validates
  * each request against its command's schema before it gets here. A daemon-sent command acts for
  * its sender, the daemon its subject names: a payload naming another daemon is refused
- * `sender_mismatch` and changes nothing, and so is a start, renew, complete or fail for an attempt
+ * `sender_mismatch` and changes nothing, and so is a start, renew, await, complete or fail for an attempt
  * the sender does not hold or without that attempt's lease token (see `withLeaseChecked`); a
  * claim takes only runtimes the sender registered. Each runs idempotently by its request id in one
  * transaction; after a commit the relay is woken, daemons are told there is work, and the daemon

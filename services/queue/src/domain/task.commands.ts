@@ -1,4 +1,5 @@
 import type {
+  TaskAwaitLocalDirectoryPayload,
   TaskCancelPayload,
   TaskClaimPayload,
   TaskCompletePayload,
@@ -45,10 +46,21 @@ export interface StartTask extends CommandBase, Unleased<TaskStartPayload> {
   leaseExpiresAt: string;
 }
 
-/** Heartbeat of a running attempt; the reply says whether a cancel is pending. */
+/**
+ * Heartbeat of a claimed attempt; the reply says whether a cancel is pending. Before the start it
+ * moves the start deadline to `startBy`, once running the lease to `leaseExpiresAt`; the caller
+ * computes both, since only the state says which applies.
+ */
 export interface RenewTaskLease extends CommandBase, Unleased<TaskRenewPayload> {
   kind: 'renew';
   leaseExpiresAt: string;
+  startBy: string;
+}
+
+/** The daemon found the attempt's local directory busy; `startBy` is the deadline from now on. */
+export interface AwaitLocalDirectory extends CommandBase, Unleased<TaskAwaitLocalDirectoryPayload> {
+  kind: 'await_local_directory';
+  startBy: string;
 }
 
 export interface CompleteTask extends CommandBase, Unleased<TaskCompletePayload> {
@@ -100,6 +112,7 @@ export type TaskCommand =
   | ClaimTask
   | StartTask
   | RenewTaskLease
+  | AwaitLocalDirectory
   | CompleteTask
   | FailTask
   | RequeueTask
@@ -111,4 +124,4 @@ export type TaskCommand =
 export type TaskCommandKind = TaskCommand['kind'];
 
 /** Commands that report on an attempt: they name it, and only its daemon may send them. */
-export type AttemptReport = StartTask | RenewTaskLease | CompleteTask | FailTask | RequeueTask;
+export type AttemptReport = StartTask | RenewTaskLease | AwaitLocalDirectory | CompleteTask | FailTask | RequeueTask;

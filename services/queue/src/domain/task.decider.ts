@@ -1,8 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
-import { isTerminalTaskState, type TaskFailureReason } from '@switchyard/contracts';
+import { isTerminalTaskState, type RepositoryWorkResult, type TaskFailureReason } from '@switchyard/contracts';
 import { DEFAULT_MAX_ATTEMPTS } from './retry.policy';
 import type {
   AttemptReport,
+  AwaitLocalDirectory,
   CancelTask,
   ClaimTask,
   CompleteTask,
@@ -19,7 +20,7 @@ import type {
 import { emitAt, type TaskEvent } from './task.events';
 import { isRepeatOfEnding } from './task-ending-repeat';
 import type { TaskRefusal, TaskRefusalCode } from './task-refusal';
-import { hasLiveAttempt, type AbsentTask, type CancelRequest, type Task, type TaskDeciderState } from './task.state';
+import { hasLiveAttempt, isBeforeStart, type AbsentTask, type CancelRequest, type Task, type TaskDeciderState } from './task.state';
 
 export { evolve } from './task.evolve';
 
@@ -45,6 +46,11 @@ export function initialTaskState(): AbsentTask {
  * cancel is pending every end of the attempt becomes `task.cancelled` with the requester as actor,
  * so a late complete cannot turn it into `completed`, and the lease is no longer extended, so a
  * daemon that never confirms is ended by the lease timeout within one lease.
+ *
+ * Before the start a claimed attempt is `dispatched`, or `waiting_local_directory` while another
+ * task on its machine uses its local directory; both behave alike (start, renew, fail, requeue,
+ * cancel, start deadline, offline), and each renewal pushes the start deadline out, so a slow
+ * checkout or a long wait keeps its claim for as long as its daemon is heard.
  */
 export function decide(command: TaskCommand, state: TaskDeciderState): TaskDecision {
   if (!state.exists) {
@@ -65,6 +71,8 @@ export function decide(command: TaskCommand, state: TaskDeciderState): TaskDecis
       return start(command, state);
     case 'renew':
       return renew(command, state);
+    case 'await_local_directory':
+      return awaitLocalDirectory(command, state);
     case 'complete':
       return complete(command, state);
     case 'fail':
@@ -167,19 +175,49 @@ function start(command: StartTask, task: Task): TaskDecision {
 function renew(command: RenewTaskLease, task: Task): TaskDecision {
   const stale = staleReport(command, task);
   if (stale) return stale;
-  if (task.status !== 'running') return wrongState(command, task);
   // The reply reads `cancelRequest` from the state; a pending cancel stops lease extension.
   if (task.cancelRequest) return applied([]);
+  if (isBeforeStart(task)) {
+    if (!isAfter(command.startBy, command.now)) return refuse('invalid_input', 'startBy must be after now');
+    const payload = { taskId: task.taskId, attempt: task.attempt, daemonId: command.daemonId, startBy: command.startBy };
+    return applied([emitAt(command.now)('task.start_deadline_extended', payload)]);
+  }
   if (!isAfter(command.leaseExpiresAt, command.now)) return refuse('invalid_input', 'leaseExpiresAt must be after now');
   const payload = { taskId: task.taskId, attempt: task.attempt, daemonId: command.daemonId, leaseExpiresAt: command.leaseExpiresAt };
   return applied([emitAt(command.now)('task.heartbeat', payload)]);
+}
+
+/**
+ * The wait is recorded once; a repeat naming the same path and holder is already applied, and a
+ * changed one (another holder) is recorded again. Like a renewal it pushes the start deadline out,
+ * unless a cancel is pending.
+ */
+function awaitLocalDirectory(command: AwaitLocalDirectory, task: Task): TaskDecision {
+  const stale = staleReport(command, task);
+  if (stale) return stale;
+  if (!isBeforeStart(task)) return wrongState(command, task);
+  const wait = task.localDirectoryWait;
+  if (task.status === 'waiting_local_directory' && wait?.localPath === command.localPath && wait.heldByTaskId === command.heldByTaskId) {
+    return alreadyApplied();
+  }
+  if (!isAfter(command.startBy, command.now)) return refuse('invalid_input', 'startBy must be after now');
+  const payload = {
+    taskId: task.taskId,
+    attempt: task.attempt,
+    daemonId: command.daemonId,
+    localPath: command.localPath,
+    heldByTaskId: command.heldByTaskId,
+    startBy: task.cancelRequest && task.startBy !== null ? task.startBy : command.startBy,
+  };
+  return applied([emitAt(command.now)('task.local_directory_awaited', payload)]);
 }
 
 function complete(command: CompleteTask, task: Task): TaskDecision {
   const stale = staleReport(command, task);
   if (stale) return stale;
   if (task.status !== 'running') return wrongState(command, task);
-  if (task.cancelRequest) return applied([cancelled(task, { request: task.cancelRequest, now: command.now })]);
+  const { repositories } = command;
+  if (task.cancelRequest) return applied([cancelled(task, { request: task.cancelRequest, now: command.now, repositories })]);
   const payload = {
     taskId: task.taskId,
     attempt: task.attempt,
@@ -187,6 +225,7 @@ function complete(command: CompleteTask, task: Task): TaskDecision {
     output: command.output,
     durationMs: command.durationMs,
     usage: command.usage,
+    repositories,
   };
   return applied([emitAt(command.now)('task.completed', payload)]);
 }
@@ -194,13 +233,15 @@ function complete(command: CompleteTask, task: Task): TaskDecision {
 function fail(command: FailTask, task: Task): TaskDecision {
   const stale = staleReport(command, task);
   if (stale) return stale;
-  if (task.cancelRequest) return applied([cancelled(task, { request: task.cancelRequest, now: command.now })]);
+  const { repositories } = command;
+  if (task.cancelRequest) return applied([cancelled(task, { request: task.cancelRequest, now: command.now, repositories })]);
   return applied([
     failed(task, {
       reason: command.reason,
       message: command.message,
       sessionId: command.sessionId,
       detail: command.detail,
+      repositories,
       now: command.now,
     }),
   ]);
@@ -209,14 +250,14 @@ function fail(command: FailTask, task: Task): TaskDecision {
 function requeue(command: RequeueTask, task: Task): TaskDecision {
   const stale = staleReport(command, task);
   if (stale) return stale;
-  if (task.status !== 'dispatched') return wrongState(command, task);
+  if (!isBeforeStart(task)) return wrongState(command, task);
   return applied([endUnstartedAttempt(task, { reason: command.reason, message: command.message, now: command.now })]);
 }
 
 function cancel(command: CancelTask, task: Task): TaskDecision {
   const { now } = command;
   if (task.status === 'queued' || task.status === 'deferred') {
-    const payload = { taskId: task.taskId, attempt: null, cancelledBy: command.requestedBy, reason: command.reason };
+    const payload = { taskId: task.taskId, attempt: null, cancelledBy: command.requestedBy, reason: command.reason, repositories: [] };
     return applied([emitAt(now)('task.cancelled', payload)]);
   }
   // The first request names the actor; later ones (anyone's) find it already pending.
@@ -236,12 +277,11 @@ function expire(command: ExpireTask, task: Task): TaskDecision {
   return applied([emitAt(command.now)('task.expired', { taskId: task.taskId, cause: command.cause, message: command.message })]);
 }
 
-const TIMEOUT_STATES = { start_deadline: 'dispatched', lease: 'running', run: 'running' } as const;
-
 function timeOut(command: TimeOutTask, task: Task): TaskDecision {
   const { now } = command;
   if (!hasLiveAttempt(task) || command.attempt !== task.attempt) return staleAttempt(command.attempt, task);
-  if (task.status !== TIMEOUT_STATES[command.timeout]) return wrongState(command, task);
+  // The start deadline binds an attempt before its start, the lease and run budget a running one.
+  if (isBeforeStart(task) !== (command.timeout === 'start_deadline')) return wrongState(command, task);
   const deadline = command.timeout === 'start_deadline' ? task.startBy : command.timeout === 'lease' ? task.leaseExpiresAt : null;
   if (deadline !== null && isAfter(deadline, now)) {
     return refuse('deadline_not_passed', `The ${command.timeout} of task ${task.taskId} runs until ${deadline}`);
@@ -258,7 +298,7 @@ function timeOut(command: TimeOutTask, task: Task): TaskDecision {
   }
   if (task.cancelRequest) return applied([timedOut, cancelled(task, { request: task.cancelRequest, now })]);
   const message = command.timeout === 'lease' ? `Lease not renewed for ${command.limitMs} ms` : `Run exceeded ${command.limitMs} ms`;
-  return applied([timedOut, failed(task, { reason: 'timeout', message, sessionId: null, detail: null, now })]);
+  return applied([timedOut, failed(task, { reason: 'timeout', message, sessionId: null, detail: null, repositories: [], now })]);
 }
 
 function failOffline(command: FailOfflineTask, task: Task): TaskDecision {
@@ -266,7 +306,14 @@ function failOffline(command: FailOfflineTask, task: Task): TaskDecision {
   if (stale) return stale;
   if (task.cancelRequest) return applied([cancelled(task, { request: task.cancelRequest, now: command.now })]);
   return applied([
-    failed(task, { reason: command.reason ?? 'runtime_offline', message: command.message, sessionId: null, detail: null, now: command.now }),
+    failed(task, {
+      reason: command.reason ?? 'runtime_offline',
+      message: command.message,
+      sessionId: null,
+      detail: null,
+      repositories: [],
+      now: command.now,
+    }),
   ]);
 }
 
@@ -277,19 +324,30 @@ function endUnstartedAttempt(task: Task, ending: { reason: TaskFailureReason; me
   if (task.attempt < task.maxAttempts) {
     return emitAt(now)('task.requeued', { taskId: task.taskId, attempt: task.attempt, reason, message });
   }
-  return failed(task, { reason, message, sessionId: null, detail: null, now });
+  return failed(task, { reason, message, sessionId: null, detail: null, repositories: [], now });
 }
 
 function failed(
   task: Task,
-  ending: { reason: TaskFailureReason; message: string; sessionId: string | null; detail: string | null; now: string },
+  ending: {
+    reason: TaskFailureReason;
+    message: string;
+    sessionId: string | null;
+    detail: string | null;
+    repositories: RepositoryWorkResult[];
+    now: string;
+  },
 ): TaskEvent {
   const { now, ...failure } = ending;
   return emitAt(now)('task.failed', { taskId: task.taskId, attempt: task.attempt, ...failure });
 }
 
-function cancelled(task: Task, { request, now }: { request: CancelRequest; now: string }): TaskEvent {
-  const payload = { taskId: task.taskId, attempt: task.attempt, cancelledBy: request.actor, reason: request.reason };
+/** `repositories`: what the attempt's own end report says it left; none when the queue ended it. */
+function cancelled(
+  task: Task,
+  { request, now, repositories = [] }: { request: CancelRequest; now: string; repositories?: RepositoryWorkResult[] },
+): TaskEvent {
+  const payload = { taskId: task.taskId, attempt: task.attempt, cancelledBy: request.actor, reason: request.reason, repositories };
   return emitAt(now)('task.cancelled', payload);
 }
 

@@ -5,6 +5,8 @@ export const TASK_DECIDER_EVENT_TYPES = [
   'task.enqueued',
   'task.deferred',
   'task.claimed',
+  'task.local_directory_awaited',
+  'task.start_deadline_extended',
   'task.started',
   'task.heartbeat',
   'task.requeued',

@@ -1,3 +1,4 @@
+import type { RepositoryWorkResult } from '@switchyard/contracts';
 import type { TaskEvent, TaskEventOf } from './task.events';
 import type { Task, TaskDeciderState } from './task.state';
 
@@ -19,14 +20,29 @@ export function evolve(state: TaskDeciderState, event: TaskEvent): TaskDeciderSt
         daemonId: event.payload.daemonId,
         startBy: event.payload.startBy,
         leaseExpiresAt: null,
+        localDirectoryWait: null,
       };
+    case 'task.local_directory_awaited':
+      return {
+        ...task,
+        status: 'waiting_local_directory',
+        startBy: event.payload.startBy,
+        localDirectoryWait: {
+          localPath: event.payload.localPath,
+          heldByTaskId: event.payload.heldByTaskId,
+          // A changed holder is the same wait going on.
+          since: task.localDirectoryWait?.since ?? occurredAt,
+        },
+      };
+    case 'task.start_deadline_extended':
+      return { ...task, startBy: event.payload.startBy };
     case 'task.started':
-      return { ...task, status: 'running', startBy: null, leaseExpiresAt: event.payload.leaseExpiresAt };
+      return { ...task, status: 'running', startBy: null, leaseExpiresAt: event.payload.leaseExpiresAt, localDirectoryWait: null };
     case 'task.heartbeat':
       return { ...task, leaseExpiresAt: event.payload.leaseExpiresAt };
     case 'task.requeued':
       // The attempt is over; `daemonId` stays so the last holder is known, but nothing is live.
-      return { ...task, status: 'queued', startBy: null, leaseExpiresAt: null, cancelRequest: null };
+      return { ...task, status: 'queued', startBy: null, leaseExpiresAt: null, cancelRequest: null, localDirectoryWait: null };
     case 'task.timed_out':
       // A fact only; the event that follows it moves the state.
       return task;
@@ -40,14 +56,14 @@ export function evolve(state: TaskDeciderState, event: TaskEvent): TaskDeciderSt
         at: occurredAt,
       });
     case 'task.completed':
-      return ended(task, {
+      return ended(withRepositories(task, event.payload), {
         status: 'completed',
         attempt: event.payload.attempt,
         sessionId: event.payload.sessionId,
         at: occurredAt,
       });
     case 'task.failed':
-      return ended(task, {
+      return ended(withRepositories(task, event.payload), {
         status: 'failed',
         reason: event.payload.reason,
         message: event.payload.message,
@@ -61,7 +77,7 @@ export function evolve(state: TaskDeciderState, event: TaskEvent): TaskDeciderSt
         cancelRequest: { actor: event.payload.requestedBy, reason: event.payload.reason, requestedAt: occurredAt },
       };
     case 'task.cancelled':
-      return ended(task, {
+      return ended(withRepositories(task, event.payload), {
         status: 'cancelled',
         actor: event.payload.cancelledBy,
         reason: event.payload.reason,
@@ -95,7 +111,9 @@ function enqueued(event: TaskEventOf<'task.enqueued'>, version: number): Task {
     startBy: null,
     leaseExpiresAt: null,
     cancelRequest: null,
+    localDirectoryWait: null,
     outcome: null,
+    repositories: [],
     retryOfTaskId: payload.retryOfTaskId,
     enqueuedAt: event.occurredAt,
     version,
@@ -103,7 +121,16 @@ function enqueued(event: TaskEventOf<'task.enqueued'>, version: number): Task {
 }
 
 function ended(task: Task, outcome: NonNullable<Task['outcome']>): Task {
-  return { ...task, status: outcome.status, startBy: null, leaseExpiresAt: null, outcome };
+  return { ...task, status: outcome.status, startBy: null, leaseExpiresAt: null, localDirectoryWait: null, outcome };
+}
+
+/**
+ * The repositories an ending reported, unless it reported none (the queue ended the attempt).
+ * Events stored before repositories lack the field: the store hands back payloads as written.
+ */
+function withRepositories(task: Task, payload: { readonly repositories?: readonly RepositoryWorkResult[] }): Task {
+  const repositories = payload.repositories ?? [];
+  return repositories.length > 0 ? { ...task, repositories } : task;
 }
 
 function assertNever(value: never): never {

@@ -1,6 +1,7 @@
-import type { Actor, AgentSnapshot, PayloadOf } from '@switchyard/contracts';
+import type { Actor, AgentSnapshot, PayloadOf, RepositoryWorkResult } from '@switchyard/contracts';
 import { sampleAgentSnapshot } from '@switchyard/testing';
 import type {
+  AwaitLocalDirectory,
   CancelTask,
   ClaimTask,
   CompleteTask,
@@ -34,6 +35,22 @@ export const SOON = '2025-06-01T12:05:30.000Z';
 export const LATER = '2025-06-01T13:00:00.000Z';
 
 const source = { kind: 'issue', issueId: 'issue-42', trigger: 'assignment', commentId: null } as const;
+
+/** A worktree the run committed to, as the daemon reports it at the end. */
+export const WORKTREE_RESULT: RepositoryWorkResult = {
+  name: 'switchyard',
+  checkoutMode: 'worktree',
+  branch: 'switchyard/issue-42/task-1',
+  baseCommit: 'a'.repeat(40),
+  headCommit: 'b'.repeat(40),
+  filesChanged: 2,
+  insertions: 10,
+  deletions: 1,
+  uncommittedFiles: 0,
+};
+
+export const LOCAL_PATH = '/home/ada/code/switchyard';
+export const HOLDER_TASK = 'task-0';
 
 export const AGENT: AgentSnapshot = sampleAgentSnapshot({ name: 'Reviewer', instructions: 'Review pull requests.' });
 
@@ -78,6 +95,14 @@ export const events = {
       },
       occurredAt: at,
     }),
+  localDirectoryAwaited: ({ heldByTaskId = HOLDER_TASK, startBy = T3, at = T1 }: { heldByTaskId?: string | null; startBy?: string; at?: string } = {}) =>
+    taskEvent({
+      type: 'task.local_directory_awaited',
+      payload: { taskId: TASK_ID, attempt: 1, daemonId: DAEMON, localPath: LOCAL_PATH, heldByTaskId, startBy },
+      occurredAt: at,
+    }),
+  startDeadlineExtended: (startBy: string, at = NOW) =>
+    taskEvent({ type: 'task.start_deadline_extended', payload: { taskId: TASK_ID, attempt: 1, daemonId: DAEMON, startBy }, occurredAt: at }),
   heartbeat: (leaseExpiresAt: string, at = NOW) =>
     taskEvent({ type: 'task.heartbeat', payload: { taskId: TASK_ID, attempt: 1, daemonId: DAEMON, leaseExpiresAt }, occurredAt: at }),
   requeued: ({
@@ -89,16 +114,16 @@ export const events = {
     taskEvent({ type: 'task.requeued', payload: { taskId: TASK_ID, attempt, reason, message }, occurredAt: at }),
   timedOut: (timeout: 'start_deadline' | 'lease' | 'run', { attempt = 1, limitMs = 30_000, at = NOW } = {}) =>
     taskEvent({ type: 'task.timed_out', payload: { taskId: TASK_ID, attempt, timeout, limitMs }, occurredAt: at }),
-  completed: ({ attempt = 1, at = NOW } = {}) =>
+  completed: ({ attempt = 1, at = NOW, repositories = [] as RepositoryWorkResult[] } = {}) =>
     taskEvent({
       type: 'task.completed',
-      payload: { taskId: TASK_ID, attempt, sessionId: 'session-1', output: 'Done.', durationMs: 1000, usage: [] },
+      payload: { taskId: TASK_ID, attempt, sessionId: 'session-1', output: 'Done.', durationMs: 1000, usage: [], repositories },
       occurredAt: at,
     }),
   failed: (overrides: Partial<PayloadOf<'task.failed'>> = {}, at = NOW) =>
     taskEvent({
       type: 'task.failed',
-      payload: { taskId: TASK_ID, attempt: 1, reason: 'agent_error', message: 'boom', sessionId: null, detail: null, ...overrides },
+      payload: { taskId: TASK_ID, attempt: 1, reason: 'agent_error', message: 'boom', sessionId: null, detail: null, repositories: [], ...overrides },
       occurredAt: at,
     }),
   expired: (at = NOW) =>
@@ -113,10 +138,10 @@ export const events = {
       payload: { taskId: TASK_ID, requestedBy: actor, reason: 'Wrong issue', daemonId: DAEMON, attempt: 1 },
       occurredAt: at,
     }),
-  cancelled: (attempt: number | null, actor = ADA) =>
+  cancelled: (attempt: number | null, actor = ADA, repositories: RepositoryWorkResult[] = []) =>
     taskEvent({
       type: 'task.cancelled',
-      payload: { taskId: TASK_ID, attempt, cancelledBy: actor, reason: 'Wrong issue' },
+      payload: { taskId: TASK_ID, attempt, cancelledBy: actor, reason: 'Wrong issue', repositories },
       occurredAt: NOW,
     }),
 };
@@ -167,6 +192,18 @@ export const commands = {
     attempt: 1,
     daemonId: DAEMON,
     leaseExpiresAt: SOON,
+    startBy: LATER,
+    ...overrides,
+  }),
+  awaitLocalDirectory: (overrides: Partial<AwaitLocalDirectory> = {}): AwaitLocalDirectory => ({
+    kind: 'await_local_directory',
+    taskId: TASK_ID,
+    now: NOW,
+    attempt: 1,
+    daemonId: DAEMON,
+    localPath: LOCAL_PATH,
+    heldByTaskId: HOLDER_TASK,
+    startBy: SOON,
     ...overrides,
   }),
   complete: (overrides: Partial<CompleteTask> = {}): CompleteTask => ({
@@ -179,6 +216,7 @@ export const commands = {
     output: 'Done.',
     durationMs: 1000,
     usage: [],
+    repositories: [],
     ...overrides,
   }),
   fail: (overrides: Partial<FailTask> = {}): FailTask => ({
@@ -192,6 +230,7 @@ export const commands = {
     sessionId: null,
     detail: null,
     durationMs: null,
+    repositories: [],
     ...overrides,
   }),
   requeue: (overrides: Partial<RequeueTask> = {}): RequeueTask => ({
@@ -247,7 +286,9 @@ export const histories = {
   deferredDue: [events.enqueued(), events.deferred({ fireAt: T1 })],
   dispatched: [events.enqueued(), events.claimed()],
   running: [events.enqueued(), events.claimed(), events.started()],
+  waitingLocalDirectory: [events.enqueued(), events.claimed(), events.localDirectoryAwaited()],
   dispatchedCancelRequested: [events.enqueued(), events.claimed(), events.cancelRequested()],
+  waitingCancelRequested: [events.enqueued(), events.claimed(), events.localDirectoryAwaited(), events.cancelRequested()],
   runningCancelRequested: [events.enqueued(), events.claimed(), events.started(), events.cancelRequested()],
   requeued: [events.enqueued(), events.claimed(), events.requeued()],
   completed: [events.enqueued(), events.claimed(), events.started(), events.completed()],

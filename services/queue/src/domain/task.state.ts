@@ -1,4 +1,4 @@
-import type { Actor, AgentSnapshot, TaskFailureReason, TaskSource, TaskState } from '@switchyard/contracts';
+import type { Actor, AgentSnapshot, RepositoryWorkResult, TaskFailureReason, TaskSource, TaskState } from '@switchyard/contracts';
 
 /** Before `task.enqueued`: the decider only accepts `enqueue`, every other command is `not_found`. */
 export interface AbsentTask {
@@ -11,6 +11,13 @@ export interface CancelRequest {
   readonly actor: Actor;
   readonly reason: string | null;
   readonly requestedAt: string;
+}
+
+/** What a `waiting_local_directory` attempt waits for: the busy path and, when known, the task using it. */
+export interface LocalDirectoryWait {
+  readonly localPath: string;
+  readonly heldByTaskId: string | null;
+  readonly since: string;
 }
 
 /** How a task ended; `attempt` is the attempt that ended it (null: no attempt was live). */
@@ -58,10 +65,15 @@ export interface Task {
   readonly expiresAt: string | null;
   /** The daemon of the latest attempt; kept after the attempt ends so a repeated report is recognised. */
   readonly daemonId: string | null;
+  /** Before the start (`PRE_START_STATES`): the deadline, pushed out by each renewal. */
   readonly startBy: string | null;
   readonly leaseExpiresAt: string | null;
   readonly cancelRequest: CancelRequest | null;
+  /** Set while `waiting_local_directory`. */
+  readonly localDirectoryWait: LocalDirectoryWait | null;
   readonly outcome: TaskOutcome | null;
+  /** The repositories as the latest attempt that reported any left them; kept across later attempts that reported none. */
+  readonly repositories: readonly RepositoryWorkResult[];
   readonly retryOfTaskId: string | null;
   readonly enqueuedAt: string;
   /** Number of events applied; the optimistic-concurrency version of the event table. */
@@ -70,9 +82,16 @@ export interface Task {
 
 export type TaskDeciderState = AbsentTask | Task;
 
+/** A claimed attempt before its start: it must start (or be renewed) by `startBy`. */
+export const PRE_START_STATES = ['dispatched', 'waiting_local_directory'] as const satisfies readonly TaskState[];
+
 /** States in which an attempt is live and its daemon may report. */
-export const LIVE_ATTEMPT_STATES = ['dispatched', 'running'] as const satisfies readonly TaskState[];
+export const LIVE_ATTEMPT_STATES = [...PRE_START_STATES, 'running'] as const satisfies readonly TaskState[];
 
 export function hasLiveAttempt(task: Task): boolean {
   return (LIVE_ATTEMPT_STATES as readonly TaskState[]).includes(task.status);
+}
+
+export function isBeforeStart(task: Task): boolean {
+  return (PRE_START_STATES as readonly TaskState[]).includes(task.status);
 }

@@ -12,7 +12,7 @@ export async function hasPendingRerun(manager: EntityManager, task: Task): Promi
   const rows = await manager.query<unknown[]>(
     `select 1 from agent_task_queue
       where agent_id = $1 and ${column} = $2 and task_id <> $3
-        and status in ('queued', 'deferred', 'dispatched', 'running')
+        and status in ('queued', 'deferred', 'dispatched', 'waiting_local_directory', 'running')
       limit 1`,
     [task.agentId, value, task.taskId],
   );

@@ -33,7 +33,7 @@ describe('retry backoff: a transient failure is retried through deferred (real N
     const { tasks } = await claim();
     const { leaseToken, attempt } = tasks[0]!;
     await client.expectOk('task.start', { taskId, attempt, daemonId, leaseToken, workDir: '/w', resumedSessionId: null });
-    const failed = await client.expectOk('task.fail', { taskId, attempt, daemonId, leaseToken, ...failure, sessionId: null, detail: null, durationMs: 5 });
+    const failed = await client.expectOk('task.fail', { taskId, attempt, daemonId, leaseToken, ...failure, sessionId: null, detail: null, durationMs: 5, repositories: [] });
     const [retry] = await client.query<{ task_id: string; status: string; fire_at: Date; failed_at: Date }>(
       `select retry.task_id, retry.status, retry.fire_at, failed.terminal_at as failed_at
          from agent_task_queue retry join agent_task_queue failed on failed.task_id = retry.retry_of_task_id

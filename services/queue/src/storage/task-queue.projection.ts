@@ -15,14 +15,14 @@ export async function projectTaskRow(manager: EntityManager, task: Task): Promis
     `insert into agent_task_queue (
        task_id, workspace_id, agent_id, runtime_id, source_kind, issue_id, chat_session_id, priority,
        status, attempt, max_attempts, enqueued_at, fire_at, expires_at, daemon_id, start_by,
-       lease_expires_at, cancel_requested, failure_reason, terminal_at, retry_of_task_id, version, updated_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, now())
+       lease_expires_at, cancel_requested, failure_reason, terminal_at, retry_of_task_id, repositories, version, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22::jsonb, $23, now())
      on conflict (task_id) do update set
        status = excluded.status, attempt = excluded.attempt, priority = excluded.priority,
        fire_at = excluded.fire_at, expires_at = excluded.expires_at, daemon_id = excluded.daemon_id,
        start_by = excluded.start_by, lease_expires_at = excluded.lease_expires_at,
        cancel_requested = excluded.cancel_requested, failure_reason = excluded.failure_reason,
-       terminal_at = excluded.terminal_at, version = excluded.version, updated_at = now()`,
+       terminal_at = excluded.terminal_at, repositories = excluded.repositories, version = excluded.version, updated_at = now()`,
     [
       task.taskId,
       task.workspaceId,
@@ -45,6 +45,7 @@ export async function projectTaskRow(manager: EntityManager, task: Task): Promis
       failureReason,
       task.outcome?.at ?? null,
       task.retryOfTaskId,
+      JSON.stringify(task.repositories),
       task.version,
     ],
   );

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { TaskSourceKind, TaskTokenIntrospectResult } from '@switchyard/contracts';
+import { LIVE_ATTEMPT_STATES } from '../domain/task.state';
 
 interface TokenRow {
   task_id: string;
@@ -15,8 +16,8 @@ interface TokenRow {
   current_attempt: number;
 }
 
-/** The states in which an attempt is live: claimed and preparing, or running. */
-const LIVE_STATES: ReadonlySet<string> = new Set(['dispatched', 'running']);
+/** The states in which an attempt is live: claimed and preparing (or waiting for its local directory), or running. */
+const LIVE_STATES: ReadonlySet<string> = new Set(LIVE_ATTEMPT_STATES);
 
 /**
  * Who the token with this hash speaks for: its attempt, only while that attempt is the task's

@@ -21,9 +21,9 @@ export async function findOverdueWork(
   const rows = await dataSource.query<Array<{ kind: OverdueKind; task_id: string; attempt: number; daemon_id: string | null }>>(
     `select 'runtime_offline' as kind, t.task_id, t.attempt, t.daemon_id
        from agent_task_queue t join runtime_presence p on p.runtime_id = t.runtime_id
-      where t.status in ('dispatched', 'running') and p.last_heartbeat_at < $1::timestamptz - make_interval(secs => $2 / 1000.0)
+      where t.status in ('dispatched', 'waiting_local_directory', 'running') and p.last_heartbeat_at < $1::timestamptz - make_interval(secs => $2 / 1000.0)
      union all
-     select 'start_deadline', task_id, attempt, daemon_id from agent_task_queue where status = 'dispatched' and start_by < $1
+     select 'start_deadline', task_id, attempt, daemon_id from agent_task_queue where status in ('dispatched', 'waiting_local_directory') and start_by < $1
      union all
      select 'lease', task_id, attempt, daemon_id from agent_task_queue where status = 'running' and lease_expires_at < $1
      union all

@@ -14,6 +14,7 @@ describe('checkResolveSender', () => {
   it('given the sender holds the task’s live attempt on the asked runtime, allows it', () => {
     expect(checkResolveSender({ sender: HOLDER, request, task: task() })).toEqual({ verdict: 'allowed' });
     expect(checkResolveSender({ sender: HOLDER, request, task: task({ status: 'running' }) })).toEqual({ verdict: 'allowed' });
+    expect(checkResolveSender({ sender: HOLDER, request, task: task({ status: 'waiting_local_directory' }) })).toEqual({ verdict: 'allowed' });
   });
 
   it('given another daemon holds the attempt, refuses, naming both', () => {

@@ -20,9 +20,13 @@ export interface PriorTask {
   sessionRetired: boolean;
 }
 
-export type ResumeAnswer = { status: 'fresh'; reason: FreshReason } | { status: 'resume'; sessionId: string; workDir: string | null };
+/**
+ * `fresh` may still name the prior task's work dir: the session is not continued, but the files
+ * (a repository's branch, uncommitted work) are the conversation's and carry on.
+ */
+export type ResumeAnswer = { status: 'fresh'; reason: FreshReason; workDir?: string | null } | { status: 'resume'; sessionId: string; workDir: string | null };
 
-const fresh = (reason: FreshReason): ResumeAnswer => ({ status: 'fresh', reason });
+const fresh = (reason: FreshReason, workDir?: string | null): ResumeAnswer => (workDir ? { status: 'fresh', reason, workDir } : { status: 'fresh', reason });
 
 /**
  * Which session a new task continues (design §7). Usable: same runtime; the prior task completed,
@@ -33,14 +37,14 @@ export function decide(request: ResumeRequest, prior: PriorTask | null): ResumeA
   if (resumeKeyOf(request) === null || prior === null) return fresh('no_prior_session');
   const { entry } = prior;
   if (entry.outcome === null) return fresh('prior_running');
-  const session = entry.session;
-  if (session === null) return fresh('no_prior_session');
-  if (prior.sessionRetired) return fresh('retired');
   const place = sessionPlace(entry);
-  if (place.runtimeId !== request.runtimeId) return fresh('runtime_changed');
+  const session = entry.session;
+  if (session === null) return fresh('no_prior_session', place.workDir);
+  if (prior.sessionRetired) return fresh('retired', place.workDir);
+  if (place.runtimeId !== request.runtimeId) return fresh('runtime_changed', place.workDir);
   if (entry.outcome.kind === 'failed') {
     const poison = poisonOf(entry.outcome);
-    if (poison) return fresh(`poisoned:${poison}`);
+    if (poison) return fresh(`poisoned:${poison}`, place.workDir);
   }
   return { status: 'resume', sessionId: session.sessionId, workDir: place.workDir };
 }

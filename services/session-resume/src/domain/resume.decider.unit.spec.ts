@@ -50,7 +50,7 @@ describe('resume decider', () => {
     });
 
     it('starts fresh when the prior task ran but left no session', () => {
-      given([events.enqueued(), events.started(), events.completed({ sessionId: null })]).when(request()).thenFresh('no_prior_session');
+      given([events.enqueued(), events.started(), events.completed({ sessionId: null })]).when(request()).thenFresh('no_prior_session', WORK_DIR);
     });
 
     it('ignores a prior task that never ran (cancelled while queued)', () => {
@@ -64,9 +64,20 @@ describe('resume decider', () => {
     });
   });
 
+  describe('a fresh session keeps the prior work dir', () => {
+    it('names the prior work dir when the session cannot be continued, so the files carry on', () => {
+      given([...ranAndPinned, events.failed({ reason: 'iteration_limit' })]).when(request()).thenFresh('poisoned:iteration_limit', WORK_DIR);
+    });
+
+    it('names none when the prior task still runs or the start is forced', () => {
+      given(ranAndPinned).when(request()).thenFresh('prior_running');
+      given([...ranAndPinned, events.completed()]).when(request({ forceFreshSession: true })).thenFresh('forced_fresh');
+    });
+  });
+
   describe('runtime changed', () => {
     it('starts fresh when the new task runs on another runtime', () => {
-      given([...ranAndPinned, events.completed()]).when(request({ runtimeId: OTHER_RUNTIME })).thenFresh('runtime_changed');
+      given([...ranAndPinned, events.completed()]).when(request({ runtimeId: OTHER_RUNTIME })).thenFresh('runtime_changed', WORK_DIR);
     });
 
     it('judges by the runtime that ran the session, not the one first enqueued for', () => {
@@ -78,7 +89,7 @@ describe('resume decider', () => {
     it('never offers a retired session', () => {
       given([...ranAndPinned, events.completed()], { retiredSessions: [SESSION] })
         .when(request())
-        .thenFresh('retired');
+        .thenFresh('retired', WORK_DIR);
     });
 
     it('offers a session when only another one was retired', () => {
@@ -99,7 +110,7 @@ describe('resume decider', () => {
       ['a codex inactivity code', { message: 'stopped: codex_semantic_inactivity.' }, 'poisoned:codex_semantic_inactivity'],
       ['a codex oversized resume code', { message: 'exit 1', detail: 'codex_resume_oversized (12MB)' }, 'poisoned:codex_resume_oversized'],
     ])('starts fresh after a failure poisoned by %s', (_case, failure, reason) => {
-      given([...ranAndPinned, events.failed(failure)]).when(request()).thenFresh(reason);
+      given([...ranAndPinned, events.failed(failure)]).when(request()).thenFresh(reason, WORK_DIR);
     });
 
     it.each(['rate_limited', 'provider_network', 'provider_error', 'auth_failed'] as const)('resumes after the provider reason %s, which leaves the conversation sound', (reason) => {
@@ -127,11 +138,11 @@ describe('resume decider', () => {
     it('says retired before a runtime change or a poison', () => {
       given([...ranAndPinned, events.failed({ reason: 'iteration_limit' })], { retiredSessions: [SESSION] })
         .when(request({ runtimeId: OTHER_RUNTIME }))
-        .thenFresh('retired');
+        .thenFresh('retired', WORK_DIR);
     });
 
     it('says runtime_changed before a poison', () => {
-      given([...ranAndPinned, events.failed({ reason: 'iteration_limit' })]).when(request({ runtimeId: OTHER_RUNTIME })).thenFresh('runtime_changed');
+      given([...ranAndPinned, events.failed({ reason: 'iteration_limit' })]).when(request({ runtimeId: OTHER_RUNTIME })).thenFresh('runtime_changed', WORK_DIR);
     });
   });
 

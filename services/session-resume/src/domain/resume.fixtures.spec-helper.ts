@@ -52,19 +52,19 @@ export const events = {
     createEvent({
       type: 'task.completed',
       occurredAt: at,
-      payload: { taskId: PRIOR, attempt: 1, sessionId: SESSION, output: 'done', durationMs: 1000, usage: [], ...overrides },
+      payload: { taskId: PRIOR, attempt: 1, sessionId: SESSION, output: 'done', durationMs: 1000, usage: [], repositories: [], ...overrides },
     }),
   failed: (overrides: Partial<PayloadOf<'task.failed'>> = {}, at = T3): EventOf<'task.failed'> =>
     createEvent({
       type: 'task.failed',
       occurredAt: at,
-      payload: { taskId: PRIOR, attempt: 1, reason: 'agent_error', message: 'exit 1', sessionId: SESSION, detail: null, ...overrides },
+      payload: { taskId: PRIOR, attempt: 1, reason: 'agent_error', message: 'exit 1', sessionId: SESSION, detail: null, repositories: [], ...overrides },
     }),
   cancelled: (overrides: Partial<PayloadOf<'task.cancelled'>> = {}, at = T3): EventOf<'task.cancelled'> =>
     createEvent({
       type: 'task.cancelled',
       occurredAt: at,
-      payload: { taskId: PRIOR, attempt: 1, cancelledBy: { kind: 'user', id: 'user-ada' }, reason: null, ...overrides },
+      payload: { taskId: PRIOR, attempt: 1, cancelledBy: { kind: 'user', id: 'user-ada' }, reason: null, repositories: [], ...overrides },
     }),
 };
 

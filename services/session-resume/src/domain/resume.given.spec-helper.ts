@@ -20,8 +20,9 @@ export function given(history: readonly ResumeIndexEvent[], options: { retiredSe
         then(expected: ResumeAnswer): void {
           expect(answer).toEqual(expected);
         },
-        thenFresh(reason: string): void {
-          expect(answer).toEqual({ status: 'fresh', reason });
+        /** `workDir`: the prior work dir the fresh start may keep its files in. */
+        thenFresh(reason: string, workDir?: string): void {
+          expect(answer).toStrictEqual(workDir ? { status: 'fresh', reason, workDir } : { status: 'fresh', reason });
         },
       };
     },

@@ -15,7 +15,7 @@ export interface TaskAttempts {
 }
 
 /** A claimed attempt not yet ended, as the queue keeps it. */
-export const LIVE_ATTEMPT_STATES = ['dispatched', 'running'] as const satisfies readonly TaskState[];
+export const LIVE_ATTEMPT_STATES = ['dispatched', 'waiting_local_directory', 'running'] as const satisfies readonly TaskState[];
 
 export function hasLiveAttempt(task: TaskAttempts): boolean {
   return (LIVE_ATTEMPT_STATES as readonly TaskState[]).includes(task.status);

@@ -11,17 +11,17 @@ export interface BatchWriteResult {
 // One statement shape whatever the batch size: arrays unnested into rows. A tool result without a
 // tool name takes it from its call's row when that was stored by an earlier batch.
 const INSERT_MESSAGES = `
-  insert into task_message (id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, created_at)
+  insert into task_message (id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, notice_code, created_at)
   select r.id, r.task_id, r.seq, r.attempt, r.type,
          case when r.type = 'tool_result' and r.tool is null
               then (select call.tool from task_message call
                     where call.task_id = r.task_id and call.call_id = r.call_id and call.type = 'tool_use'
                     order by call.seq limit 1)
               else r.tool end,
-         r.call_id, r.content, r.input::jsonb, r.output, r.output_truncated, r.tool_status, r.error_code, r.created_at
+         r.call_id, r.content, r.input::jsonb, r.output, r.output_truncated, r.tool_status, r.error_code, r.notice_code, r.created_at
   from unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-              $10::text[], $11::bool[], $12::text[], $13::text[], $14::timestamptz[])
-    as r(id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, created_at)
+              $10::text[], $11::bool[], $12::text[], $13::text[], $14::text[], $15::timestamptz[])
+    as r(id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, notice_code, created_at)
   on conflict (task_id, seq) do nothing`;
 
 // The other order: results stored before their call (out-of-order arrival) get the name now.
@@ -101,6 +101,7 @@ async function insertMessages(manager: EntityManager, batch: TimelineBatch): Pro
     rows.map((row) => row.outputTruncated),
     rows.map((row) => row.toolStatus),
     rows.map((row) => row.errorCode),
+    rows.map((row) => row.noticeCode),
     rows.map((row) => row.createdAt),
   ];
   if (!runner) throw new Error('a transaction manager always has a query runner');

@@ -1,8 +1,8 @@
-import type { AgentMessage, TaskMessageEvent, ToolResultStatus } from '@switchyard/contracts';
+import type { AgentMessage, TaskMessageEvent, TimelineEntryType, ToolResultStatus } from '@switchyard/contracts';
 import type { TaskUsageRecord } from '@switchyard/persistence';
 import type { MessageSanitizer } from '@switchyard/redaction';
 
-export type TimelineRowType = 'text' | 'thinking' | 'tool_use' | 'tool_result' | 'error';
+export type TimelineRowType = TimelineEntryType;
 
 /** One `task_message` row; every value comes from the event, so a rebuild writes the same row. */
 export interface TaskMessageRow {
@@ -22,6 +22,7 @@ export interface TaskMessageRow {
   readonly outputTruncated: boolean;
   readonly toolStatus: ToolResultStatus | null;
   readonly errorCode: string | null;
+  readonly noticeCode: string | null;
   /** The envelope's occurredAt. */
   readonly createdAt: string;
 }
@@ -113,6 +114,7 @@ const EMPTY_ROW = {
   outputTruncated: false,
   toolStatus: null,
   errorCode: null,
+  noticeCode: null,
 } as const;
 
 /** The row of one sanitized message, or undefined for messages that are not timeline rows. */
@@ -136,6 +138,8 @@ export function toMessageRow(origin: RowOrigin, message: AgentMessage): TaskMess
       };
     case 'error':
       return { ...origin, ...EMPTY_ROW, type: 'error', errorCode: message.code, content: message.message };
+    case 'notice':
+      return { ...origin, ...EMPTY_ROW, type: 'notice', noticeCode: message.code, content: message.text };
     case 'status':
     case 'log':
     case 'usage':

@@ -15,7 +15,7 @@ function event(seq: number, message: AgentMessage, options: { taskId?: string; a
   });
 }
 
-const empty = { tool: null, callId: null, content: null, inputJson: null, output: null, outputTruncated: false, toolStatus: null, errorCode: null };
+const empty = { tool: null, callId: null, content: null, inputJson: null, output: null, outputTruncated: false, toolStatus: null, errorCode: null, noticeCode: null };
 
 describe('timeline row mapper', () => {
   it('maps each timeline message to its columns, with the envelope id and time', () => {
@@ -27,6 +27,7 @@ describe('timeline row mapper', () => {
       event(3, { type: 'tool-result', callId: 'c1', tool: 'Bash', output: 'ok', status: 'ok' }),
       event(4, { type: 'error', code: 'rate_limited', message: 'Slow down' }),
       event(5, { type: 'tool-use', tool: 'Noop', callId: 'c2', input: null }),
+      event(6, { type: 'notice', code: 'repository_work', text: 'api: branch switchyard/task-1, 3 files changed.' }),
     ];
     // When mapped
     const { messages, usage } = mapTimelineBatch(events, sanitize);
@@ -39,6 +40,7 @@ describe('timeline row mapper', () => {
       { ...origin(3), ...empty, type: 'tool_result', tool: 'Bash', callId: 'c1', output: 'ok', toolStatus: 'ok' },
       { ...origin(4), ...empty, type: 'error', errorCode: 'rate_limited', content: 'Slow down' },
       { ...origin(5), ...empty, type: 'tool_use', tool: 'Noop', callId: 'c2', inputJson: 'null' },
+      { ...origin(6), ...empty, type: 'notice', noticeCode: 'repository_work', content: 'api: branch switchyard/task-1, 3 files changed.' },
     ]);
     expect(usage).toEqual([]);
   });
@@ -99,6 +101,7 @@ describe('timeline row mapper', () => {
         event(0, { type: 'text', text: `token ${secret}\u0000` }),
         event(1, { type: 'tool-use', tool: 'Bash', callId: 'c', input: { env: { GITHUB_TOKEN: 'anything-at-all' } } }),
         event(2, { type: 'tool-result', callId: 'c', output: 'z'.repeat(1_000), status: 'ok' }),
+        event(3, { type: 'notice', code: 'repository_work', text: `pushed with ${secret}\u0000` }),
       ],
       sanitize,
     );
@@ -106,5 +109,6 @@ describe('timeline row mapper', () => {
     expect(messages[1]!.inputJson).toBe('{"env":{"GITHUB_TOKEN":"[REDACTED:token]"}}');
     expect(messages[2]).toMatchObject({ outputTruncated: true, tool: 'Bash' });
     expect(messages[2]!.output!.length).toBeLessThanOrEqual(200);
+    expect(messages[3]).toMatchObject({ type: 'notice', noticeCode: 'repository_work', content: 'pushed with [REDACTED:github_token]' });
   });
 });

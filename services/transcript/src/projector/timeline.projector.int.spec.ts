@@ -30,7 +30,7 @@ describe('transcript projector (real NATS + Postgres)', () => {
   });
 
   it('writes one row per timeline message, ordered by seq whatever the arrival order, and none for status or log', async () => {
-    // Given a task's messages published out of order, with status and log messages among them
+    // Given a task's messages published out of order, with status and log messages among them and a daemon notice
     const taskId = uniqueNamespace('task');
     const messages: Record<number, AgentMessage> = {
       0: { type: 'status', state: 'started', sessionId: 'session-1' },
@@ -40,9 +40,10 @@ describe('transcript projector (real NATS + Postgres)', () => {
       4: { type: 'tool-result', callId: 'call-1', output: '1 failing', status: 'error', outputTruncated: true },
       5: { type: 'thinking', text: 'The fixture path is wrong.' },
       6: { type: 'error', code: 'tool_failed', message: 'npm exited 1' },
+      7: { type: 'notice', code: 'repository_work', text: 'api: branch switchyard/task-1 from 1a2b3c4 to 5d6e7f8, 2 files changed.' },
     };
     const published: Record<number, TaskMessageEvent> = {};
-    for (const seq of [5, 2, 6, 0, 4, 1, 3]) published[seq] = await bed.publishMessage(taskId, seq, messages[seq]!);
+    for (const seq of [5, 7, 2, 6, 0, 4, 1, 3]) published[seq] = await bed.publishMessage(taskId, seq, messages[seq]!);
     // When the projector has caught up
     await bed.caughtUp(projector);
     // Then reading by seq gives the timeline, each row with its event's id and time
@@ -53,10 +54,18 @@ describe('transcript projector (real NATS + Postgres)', () => {
       [4, 'tool_result'],
       [5, 'thinking'],
       [6, 'error'],
+      [7, 'notice'],
     ]);
     expect(rows[1]).toMatchObject({ id: published[2]!.eventId, tool: 'Bash', call_id: 'call-1', input: { command: 'npm test', timeout: 60 }, attempt: 1 });
     expect(rows[2]).toMatchObject({ tool: 'Bash', call_id: 'call-1', output: '1 failing', output_truncated: true, tool_status: 'error', content: null });
-    expect(rows[4]).toMatchObject({ error_code: 'tool_failed', content: 'npm exited 1' });
+    expect(rows[4]).toMatchObject({ error_code: 'tool_failed', content: 'npm exited 1', notice_code: null });
+    expect(rows[5]).toMatchObject({
+      id: published[7]!.eventId,
+      notice_code: 'repository_work',
+      content: 'api: branch switchyard/task-1 from 1a2b3c4 to 5d6e7f8, 2 files changed.',
+      error_code: null,
+      tool: null,
+    });
     expect((rows[0]!['created_at'] as Date).toISOString()).toBe(published[1]!.occurredAt);
   });
 
@@ -245,6 +254,7 @@ describe('transcript projector (real NATS + Postgres)', () => {
       await bed.publishMessage(taskId, seq++, { type: 'tool-use', tool: 'Bash', callId: `c${seq}`, input: { command: sample.text, env: { SERVICE_TOKEN: sample.secret }, argv: [sample.text] } });
       await bed.publishMessage(taskId, seq++, { type: 'tool-result', callId: `c${seq - 1}`, output: `$ run\n${sample.text}\nexit 0\u0000`, status: 'ok' });
       await bed.publishMessage(taskId, seq++, { type: 'error', code: 'failed', message: `request failed: ${sample.text}` });
+      await bed.publishMessage(taskId, seq++, { type: 'notice', code: 'repository_work', text: `pushed: ${sample.text}` });
     }
     // And an event whose JSON holds invalid UTF-8 bytes
     const withBadBytes = createEvent({ type: 'task.message', payload: { taskId, seq: seq++, attempt: 1, message: { type: 'text', text: 'bad @@ bytes' } } });
@@ -256,7 +266,7 @@ describe('transcript projector (real NATS + Postgres)', () => {
     await bed.caughtUp(projector);
     // Then no column of any row holds any secret (nor any line of a private key)
     const rows = await bed.rows(taskId);
-    expect(rows).toHaveLength(SECRET_SAMPLES.length * 5 + 1);
+    expect(rows).toHaveLength(SECRET_SAMPLES.length * 6 + 1);
     const stored = rows.flatMap(stringsOf);
     for (const sample of SECRET_SAMPLES) {
       const needles = [sample.secret, ...sample.secret.split('\n').filter((line) => line.length >= 16 && !line.startsWith('-----'))];

@@ -184,7 +184,7 @@ export async function squatRuntimeThenClaim(options: {
   for (const claimedTask of claimedTasks) {
     await sendCommand(squatter.connection, {
       command: 'task.fail',
-      payload: { taskId: claimedTask.taskId, attempt: claimedTask.attempt, daemonId: squatterId, leaseToken: claimedTask.leaseToken, reason: 'agent_error', message: 'squat cleanup', sessionId: null, detail: null, durationMs: null },
+      payload: { taskId: claimedTask.taskId, attempt: claimedTask.attempt, daemonId: squatterId, leaseToken: claimedTask.leaseToken, reason: 'agent_error', message: 'squat cleanup', sessionId: null, detail: null, durationMs: null, repositories: [] },
       sender: squatterId,
     });
   }

@@ -253,7 +253,7 @@ describe('bus attacks of issue 16 against a running system', () => {
       expect(await recordedRequests(attack, [forged.requestId])).toEqual([]);
     });
 
-    it('forged task.start, task.renew, task.complete and task.fail for daemon A’s attempt, or without its lease token, are refused sender_mismatch and change nothing', async () => {
+    it('forged task.start, task.renew, task.await_local_directory, task.complete and task.fail for daemon A’s attempt, or without its lease token, are refused sender_mismatch and change nothing', async () => {
       const facts = (await taskFacts(attack, runningTask))!;
       const requestIds: string[] = [];
       for (const name of LEASED_REPORTS) {

@@ -1,11 +1,11 @@
-import { subjects } from '@switchyard/contracts';
+import { TIMELINE_MESSAGE_TYPES, subjects } from '@switchyard/contracts';
 import { FORGED_OUTPUT, forgedTaskMessage } from './attack-payloads';
 import { until, type AttackSystem } from './attack-system.spec-helper';
 import { publishEvent, type Attacker } from './attackers.spec-helper';
 import { consumerPassed, deadLetters, storedTaskMessages } from './observations.spec-helper';
 
 /** Unified message types the transcript stores as `task_message` rows. */
-const ROW_TYPES = ['text', 'thinking', 'tool-use', 'tool-result', 'error'];
+const ROW_TYPES: readonly string[] = TIMELINE_MESSAGE_TYPES;
 
 /** A prompt whose run (the real CLI on the mock model) waits in a tool call until the gate file exists. */
 export function gatedPrompt(gate: string): string {

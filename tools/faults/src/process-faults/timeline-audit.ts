@@ -1,10 +1,10 @@
 import { Client } from 'pg';
-import { STREAM_CATALOG, subjects } from '@switchyard/contracts';
+import { STREAM_CATALOG, TIMELINE_MESSAGE_TYPES, subjects } from '@switchyard/contracts';
 import { readStoredMessages, type MessagingConnection } from '@switchyard/messaging';
 import { readTimelineRowKeys, type SqlRunner } from '@switchyard/persistence';
 
 /** Unified message types the projector turns into a `task_message` row (status, log, usage make none). */
-const ROW_MESSAGE_TYPES = new Set(['text', 'thinking', 'tool-use', 'tool-result', 'error']);
+const ROW_MESSAGE_TYPES = new Set<string>(TIMELINE_MESSAGE_TYPES);
 
 /** One `task.message` as JetStream stored it (so: acknowledged to its publisher). */
 export interface StoredTaskMessage {

@@ -1,4 +1,4 @@
-import type { TaskFailureReason, TaskSourceKind, TaskState } from '@switchyard/contracts';
+import type { RepositoryWorkResult, TaskFailureReason, TaskSourceKind, TaskState } from '@switchyard/contracts';
 import type { SqlRunner } from '../sql-runner';
 
 /** A task as the queue's `agent_task_queue` view holds it. */
@@ -17,6 +17,8 @@ export interface QueuedTask {
   readonly cancelRequested: boolean;
   readonly failureReason: TaskFailureReason | null;
   readonly retryOfTaskId: string | null;
+  /** What the latest attempt that reported any left in each repository; empty before (and without) one. */
+  readonly repositories: readonly RepositoryWorkResult[];
   readonly enqueuedAt: Date;
   /** `enqueuedAt` to the microsecond, as a list cursor needs it (a Date keeps milliseconds). */
   readonly enqueuedAtKey: string;
@@ -41,6 +43,7 @@ interface QueuedTaskRow {
   cancel_requested: boolean;
   failure_reason: TaskFailureReason | null;
   retry_of_task_id: string | null;
+  repositories: RepositoryWorkResult[];
   enqueued_at: Date;
   enqueued_at_key: string;
   fire_at: Date | null;
@@ -50,7 +53,7 @@ interface QueuedTaskRow {
 }
 
 const COLUMNS = `task_id, workspace_id, status, agent_id, runtime_id, source_kind, issue_id, chat_session_id, priority, attempt,
-  max_attempts, cancel_requested, failure_reason, retry_of_task_id, enqueued_at, fire_at, expires_at, terminal_at, updated_at,
+  max_attempts, cancel_requested, failure_reason, retry_of_task_id, repositories, enqueued_at, fire_at, expires_at, terminal_at, updated_at,
   to_char(enqueued_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as enqueued_at_key`;
 
 function taskOf(row: QueuedTaskRow): QueuedTask {
@@ -69,6 +72,7 @@ function taskOf(row: QueuedTaskRow): QueuedTask {
     cancelRequested: row.cancel_requested,
     failureReason: row.failure_reason,
     retryOfTaskId: row.retry_of_task_id,
+    repositories: row.repositories,
     enqueuedAt: row.enqueued_at,
     enqueuedAtKey: row.enqueued_at_key,
     fireAt: row.fire_at,

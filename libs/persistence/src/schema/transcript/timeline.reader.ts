@@ -15,6 +15,7 @@ interface TaskMessageRow {
   output_truncated: boolean;
   tool_status: ToolResultStatus | null;
   error_code: string | null;
+  notice_code: string | null;
   created_at: Date;
 }
 
@@ -33,6 +34,7 @@ function entryOf(row: TaskMessageRow): TimelineEntry {
     outputTruncated: row.output_truncated,
     toolStatus: row.tool_status,
     errorCode: row.error_code,
+    noticeCode: row.notice_code,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
@@ -46,7 +48,7 @@ export async function readTimelineRows(
   options: { readonly taskId: string; readonly afterSeq: number; readonly limit: number },
 ): Promise<{ entries: TimelineEntry[]; hasMore: boolean }> {
   const rows = await runner.query<TaskMessageRow[]>(
-    `select id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, created_at
+    `select id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, notice_code, created_at
        from task_message where task_id = $1 and seq > $2 order by seq limit $3`,
     [options.taskId, options.afterSeq, options.limit + 1],
   );

@@ -20,7 +20,7 @@ describe('gateway live workspace feed under poison notices (real NATS + Postgres
     publishRawNotice(bed.bus, `task.completed.${taskId}.x`, '');
     publishRawNotice(bed.bus, `task.started.${taskId}.x`, JSON.stringify({ type: 'task.started', payload: { taskId } }));
     // A well-formed event, but not the one its subject promises.
-    const completed = createEvent({ type: 'task.completed', payload: { taskId, attempt: 1, sessionId: null, output: 'done', durationMs: 5, usage: [] } });
+    const completed = createEvent({ type: 'task.completed', payload: { taskId, attempt: 1, sessionId: null, output: 'done', durationMs: 5, usage: [], repositories: [] } });
     publishNotice(bed.bus, `task.started.${taskId}.x`, completed);
     publishRawNotice(bed.bus, 'notify.workspace.default', 'not json {');
     publishNotice(bed.bus, 'notify.workspace.default', { kind: 'issue.exploded', id: 'issue-1', at: new Date().toISOString() });

@@ -23,9 +23,25 @@ describe('gateway live WebSocket: resume with every frame kind (real NATS + Post
     const entry = timelineEntryOf(event);
     if (!entry) return;
     await bed.database.query(
-      `insert into task_message (id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [entry.id, entry.taskId, entry.seq, entry.attempt, entry.type, entry.tool, entry.callId, entry.content, entry.input === null ? null : JSON.stringify(entry.input), entry.output, entry.outputTruncated, entry.toolStatus, entry.errorCode, entry.createdAt],
+      `insert into task_message (id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, notice_code, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+      [
+        entry.id,
+        entry.taskId,
+        entry.seq,
+        entry.attempt,
+        entry.type,
+        entry.tool,
+        entry.callId,
+        entry.content,
+        entry.input === null ? null : JSON.stringify(entry.input),
+        entry.output,
+        entry.outputTruncated,
+        entry.toolStatus,
+        entry.errorCode,
+        entry.noticeCode,
+        entry.createdAt,
+      ],
     );
   }
 
@@ -83,7 +99,7 @@ describe('gateway live WebSocket: resume with every frame kind (real NATS + Post
     expect(drops.length).toBeGreaterThanOrEqual(5);
     expect(received.map(frameKeyOf)).toEqual(expectedKeysOf(run));
     expect(kindsOf(received)).toEqual(
-      new Set(['text', 'thinking', 'tool_use', 'tool_result', 'error', 'status', 'log', 'usage', 'task.enqueued', 'task.claimed', 'task.started', 'task.requeued', 'task.completed']),
+      new Set(['text', 'thinking', 'tool_use', 'tool_result', 'error', 'notice', 'status', 'log', 'usage', 'task.enqueued', 'task.claimed', 'task.started', 'task.requeued', 'task.completed']),
     );
   }, 90_000);
 

@@ -61,7 +61,7 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
 
     await publishMessage(taskId, 2, { type: 'tool-result', callId: 'c1', output: 'a.txt', status: 'ok' });
     await publishMessage(taskId, 3, { type: 'text', text: 'done' });
-    const completed = createEvent({ type: 'task.completed', payload: { taskId, attempt: 1, sessionId: 'session-1', output: 'done', durationMs: 5, usage: [] } });
+    const completed = createEvent({ type: 'task.completed', payload: { taskId, attempt: 1, sessionId: 'session-1', output: 'done', durationMs: 5, usage: [], repositories: [] } });
     await publish(bed.bus, { subject: subjects.forEvent(completed, SERVICE_PUBLISHERS.queue), data: completed, messageId: completed.eventId });
 
     await viewer.waitFor((frames) => frames.some((frame) => frame.type === 'task' && frame.status === 'completed'));
@@ -101,6 +101,31 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
     expect(seqsReceived(viewer.frames, taskId)).toEqual([0, 1, 2, 3]);
   });
 
+  it('carries a daemon notice as a timeline row, from the view and live from the stream alike', async () => {
+    const taskId = await newTask();
+    // Seq 0 aged out of the stream (only the view has it); seq 1 is live.
+    const old = messageEvent(taskId, 0, { type: 'notice', code: 'resume_skipped', text: 'The earlier session could not be resumed; started afresh.' });
+    await bed.database.query(`insert into task_message (id, task_id, seq, attempt, type, content, notice_code, created_at) values ($1, $2, 0, 1, 'notice', $3, $4, $5)`, [
+      old.eventId,
+      taskId,
+      'The earlier session could not be resumed; started afresh.',
+      'resume_skipped',
+      old.occurredAt,
+    ]);
+    await publishMessage(taskId, 1, { type: 'notice', code: 'repository_work', text: 'api: branch switchyard/task-1, 2 files changed.' });
+
+    const viewer = await client();
+    viewer.send({ type: 'subscribe', taskId });
+    await viewer.waitFor((frames) => seqsReceived(frames, taskId).includes(1));
+
+    const entries = viewer.frames.flatMap((frame) => (frame.type === 'timeline' ? [frame.entry] : []));
+    expect(entries.map((entry) => [entry.seq, entry.type, entry.noticeCode, entry.content])).toEqual([
+      [0, 'notice', 'resume_skipped', 'The earlier session could not be resumed; started afresh.'],
+      [1, 'notice', 'repository_work', 'api: branch switchyard/task-1, 2 files changed.'],
+    ]);
+    expect(entries.every((entry) => entry.errorCode === null && entry.tool === null)).toBe(true);
+  });
+
   it('a client away for 30 s while 1,000 events flow resumes from its last seq and ends with all 1,000, in order, once each', async () => {
     const taskId = await newTask();
     const first = await client();
@@ -128,13 +153,14 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
     expect(all).toEqual(Array.from({ length: 1_000 }, (_, index) => index));
   }, 90_000);
 
-  it('never lets a secret of the corpus reach the client, in text, tool input or tool output', async () => {
+  it('never lets a secret of the corpus reach the client, in text, tool input, tool output or a notice', async () => {
     const taskId = await newTask();
     let seq = 0;
     for (const sample of SECRET_SAMPLES) {
       await publishMessage(taskId, seq++, { type: 'text', text: sample.text });
       await publishMessage(taskId, seq++, { type: 'tool-use', tool: 'Bash', callId: `c${seq}`, input: { command: sample.text } });
       await publishMessage(taskId, seq++, { type: 'tool-result', callId: `c${seq - 1}`, output: sample.text, status: 'ok' });
+      await publishMessage(taskId, seq++, { type: 'notice', code: 'repository_work', text: `pushed: ${sample.text}` });
     }
     const viewer = await client();
     viewer.send({ type: 'subscribe', taskId });

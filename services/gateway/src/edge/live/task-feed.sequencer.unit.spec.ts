@@ -10,7 +10,7 @@ const usage = (seq: number): TaskMessageEvent => message(seq, { type: 'usage', m
 const row = (event: TaskMessageEvent): TimelineEntry => timelineEntryOf(event)!;
 const started = (): SwitchyardEvent =>
   createEvent({ type: 'task.started', payload: { taskId: TASK, attempt: 1, daemonId: 'd', runtimeId: 'r', workDir: '/w', resumedSessionId: null, leaseExpiresAt: '2030-01-01T00:00:00.000Z' } });
-const completed = (): SwitchyardEvent => createEvent({ type: 'task.completed', payload: { taskId: TASK, attempt: 1, sessionId: null, output: null, durationMs: 1, usage: [] } });
+const completed = (): SwitchyardEvent => createEvent({ type: 'task.completed', payload: { taskId: TASK, attempt: 1, sessionId: null, output: null, durationMs: 1, usage: [], repositories: [] } });
 const keys = (frames: readonly ServerFrame[]): Array<string | undefined> => frames.map(frameKeyOf);
 const identity = (body: AgentMessage): AgentMessage => body;
 
@@ -169,7 +169,7 @@ describe('task feed sequencer', () => {
     const sequencer = streaming(-1);
     const failed = createEvent({
       type: 'task.failed',
-      payload: { taskId: TASK, attempt: 1, reason: 'agent_error', message: 'it broke', sessionId: null, detail: 'stderr tail' },
+      payload: { taskId: TASK, attempt: 1, reason: 'agent_error', message: 'it broke', sessionId: null, detail: 'stderr tail', repositories: [] },
     }) as SwitchyardEvent;
     const heartbeat = createEvent({ type: 'task.heartbeat', payload: { taskId: TASK, attempt: 1, daemonId: 'd', leaseExpiresAt: '2030-01-01T00:00:00.000Z' } });
 

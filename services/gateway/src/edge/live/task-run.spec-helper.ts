@@ -49,13 +49,16 @@ function lifecycle(taskId: string) {
       createEvent({ type: 'task.started', payload: { taskId, attempt, daemonId: 'daemon-1', runtimeId: 'runtime-1', workDir: '/w', resumedSessionId: null, leaseExpiresAt: LATER } }),
     heartbeat: (attempt: number) => createEvent({ type: 'task.heartbeat', payload: { taskId, attempt, daemonId: 'daemon-1', leaseExpiresAt: LATER } }),
     requeued: (attempt: number) => createEvent({ type: 'task.requeued', payload: { taskId, attempt, reason: 'runtime_offline', message: 'lease lost' } }),
-    completed: (attempt: number) => createEvent({ type: 'task.completed', payload: { taskId, attempt, sessionId: 'session-1', output: 'done', durationMs: 5, usage: [] } }),
+    completed: (attempt: number) => createEvent({ type: 'task.completed', payload: { taskId, attempt, sessionId: 'session-1', output: 'done', durationMs: 5, usage: [], repositories: [] } }),
   };
 }
 
+/** How many kinds `messageOfKind` cycles through. */
+const MESSAGE_KINDS = 9;
+
 /** A message of each kind, in turn; tool results answer the call before them. */
 function messageOfKind(kind: number, seq: number): AgentMessage {
-  switch (kind % 8) {
+  switch (kind % MESSAGE_KINDS) {
     case 0:
       return { type: 'text', text: `line ${seq}` };
     case 1:
@@ -70,6 +73,8 @@ function messageOfKind(kind: number, seq: number): AgentMessage {
       return { type: 'log', level: 'info', text: `log ${seq}` };
     case 6:
       return { type: 'usage', model: 'model-1', inputTokens: seq, outputTokens: seq };
+    case 7:
+      return { type: 'notice', code: 'repository_work', text: `repository note ${seq}` };
     default:
       return { type: 'error', code: 'tool_failed', message: `error ${seq}` };
   }
@@ -99,7 +104,7 @@ export function scriptedTaskRun(options: { readonly taskId: string; readonly mes
       attempt += 1;
     }
     // Every kind in turn, with a random run of text in between; a call is always followed by its result.
-    const message = early[seq] ?? (kind % 8 === 2 || kind % 8 === 3 || random() < 0.6 ? messageOfKind(kind++, seq) : messageOfKind(0, seq));
+    const message = early[seq] ?? (kind % MESSAGE_KINDS === 2 || kind % MESSAGE_KINDS === 3 || random() < 0.6 ? messageOfKind(kind++, seq) : messageOfKind(0, seq));
     run.push(messageEvent({ taskId, seq, attempt, message }));
     if (random() < 0.05) run.push(events.heartbeat(attempt));
   }

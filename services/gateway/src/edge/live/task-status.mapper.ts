@@ -6,6 +6,7 @@ const STATUS_AFTER: Partial<Record<SwitchyardEvent['type'], TaskState | null>> =
   'task.enqueued': 'queued',
   'task.deferred': 'deferred',
   'task.claimed': 'dispatched',
+  'task.local_directory_awaited': 'waiting_local_directory',
   'task.started': 'running',
   'task.requeued': 'queued',
   'task.completed': 'completed',

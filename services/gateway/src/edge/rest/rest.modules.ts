@@ -5,6 +5,7 @@ import { ChatModule } from '../../workspace/chat/chat.module';
 import { DaemonsModule } from '../../workspace/daemons/daemons.module';
 import { CommentsModule } from '../../workspace/comments/comments.module';
 import { IssuesModule } from '../../workspace/issues/issues.module';
+import { ProjectsModule } from '../../workspace/projects/projects.module';
 import { RuntimeProfilesModule } from '../../workspace/runtime-profiles/runtime-profiles.module';
 import { RuntimesModule } from '../../workspace/runtimes/runtimes.module';
 import { SkillsModule } from '../../workspace/skills/skills.module';
@@ -20,8 +21,11 @@ import { ChatController } from './chat.controller';
 import { CommentsController } from './comments.controller';
 import { DaemonEnrollController, DaemonsController } from './daemons.controller';
 import { IssuesController } from './issues.controller';
+import { ProjectRepositoriesController } from './project-repositories.controller';
+import { ProjectsController } from './projects.controller';
 import { RuntimeProfilesController } from './runtime-profiles.controller';
 import { RuntimesController } from './runtimes.controller';
+import { SecretsController } from './secrets.controller';
 import { SkillsController } from './skills.controller';
 import { TasksController } from './tasks.controller';
 import { TokensController } from './tokens.controller';
@@ -51,6 +55,13 @@ export class SkillsRestModule {}
 
 @Module({ imports: [AuthModule, TasksModule], controllers: [TasksController] })
 export class TasksRestModule {}
+
+// The secrets module comes with the projects module: a secret's deletion asks which repositories use it.
+@Module({ imports: [AuthModule, ProjectsModule], controllers: [SecretsController] })
+export class SecretsRestModule {}
+
+@Module({ imports: [AuthModule, ProjectsModule], controllers: [ProjectsController, ProjectRepositoriesController] })
+export class ProjectsRestModule {}
 
 @Module({ imports: [AuthModule, IssuesModule], controllers: [IssuesController] })
 export class IssuesRestModule {}
@@ -87,6 +98,8 @@ export const REST_MODULES = [
   AgentsRestModule,
   SkillsRestModule,
   TasksRestModule,
+  SecretsRestModule,
+  ProjectsRestModule,
   IssuesRestModule,
   CommentsRestModule,
   ChatRestModule,

@@ -50,7 +50,7 @@ export class TasksController {
   @IdempotencyKeyHeader()
   @ApiJsonBody(createTaskSchema)
   @ApiJsonResponse(201, taskDetailSchema, 'The task, queued')
-  @ApiErrorResponses('validation_failed', 'not_found', 'agent_archived', 'agent_runtime_unavailable', 'skill_store_unavailable', ...QUEUE_ERRORS)
+  @ApiErrorResponses('validation_failed', 'not_found', 'agent_archived', 'agent_runtime_unavailable', 'skill_store_unavailable', 'repository_secret_unreadable', ...QUEUE_ERRORS)
   create(@CurrentCaller() caller: Caller, @Body() body: unknown, @Headers('idempotency-key') idempotencyKey: unknown): Promise<TaskDetail> {
     const input = parseInput(createTaskSchema, body, { location: 'body' });
     return this.tasks.create(caller, input, parseInput(idempotencyKeySchema, idempotencyKey, { location: 'header' }));
@@ -96,7 +96,7 @@ export class TasksController {
   })
   @IdempotencyKeyHeader()
   @ApiJsonResponse(201, taskDetailSchema, 'The new task')
-  @ApiErrorResponses('validation_failed', 'not_found', 'task_not_finished', 'agent_archived', 'agent_runtime_unavailable', 'skill_store_unavailable', ...QUEUE_ERRORS)
+  @ApiErrorResponses('validation_failed', 'not_found', 'task_not_finished', 'agent_archived', 'agent_runtime_unavailable', 'skill_store_unavailable', 'repository_secret_unreadable', ...QUEUE_ERRORS)
   rerun(@CurrentCaller() caller: Caller, @Param('id') id: string, @Headers('idempotency-key') idempotencyKey: unknown): Promise<TaskDetail> {
     return this.tasks.rerun(caller, id, parseInput(idempotencyKeySchema, idempotencyKey, { location: 'header' }));
   }

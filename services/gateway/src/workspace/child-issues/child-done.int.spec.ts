@@ -18,7 +18,7 @@ describe('child_done and usage totals (real NATS + Postgres, a fake queue respon
 
 /** Publishes `task.completed` the way the queue's outbox relay does (msg id = event id). */
   const complete = async (taskId: string, output: string | null, eventId?: string): Promise<void> => {
-    const envelope = createEvent({ type: 'task.completed', payload: { taskId, attempt: 1, sessionId: null, output, durationMs: 5, usage: [] } });
+    const envelope = createEvent({ type: 'task.completed', payload: { taskId, attempt: 1, sessionId: null, output, durationMs: 5, usage: [], repositories: [] } });
     const sent = eventId ? { ...envelope, eventId } : envelope;
     await publish(kit.messaging, { subject: subjects.forEvent(sent, SERVICE_PUBLISHERS.queue), data: sent, messageId: sent.eventId });
   };

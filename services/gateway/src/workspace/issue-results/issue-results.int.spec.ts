@@ -37,9 +37,9 @@ describe('issue results written back (real NATS + Postgres, a fake queue respond
   const started = (taskId: string): Promise<void> =>
     publishEvent('task.started', { taskId, attempt: 1, daemonId: 'daemon-1', runtimeId, workDir: '/work/dir', resumedSessionId: null, leaseExpiresAt: new Date().toISOString() });
   const completed = (taskId: string, output: string | null, eventId?: string): Promise<void> =>
-    publishEvent('task.completed', { taskId, attempt: 1, sessionId: null, output, durationMs: 5, usage: [] }, eventId);
+    publishEvent('task.completed', { taskId, attempt: 1, sessionId: null, output, durationMs: 5, usage: [], repositories: [] }, eventId);
   const failed = (taskId: string, reason: PayloadOf<'task.failed'>['reason'], message: string): Promise<void> =>
-    publishEvent('task.failed', { taskId, attempt: 1, reason, message, sessionId: null, detail: null });
+    publishEvent('task.failed', { taskId, attempt: 1, reason, message, sessionId: null, detail: null, repositories: [] });
 
   /** Every event published so far was handled and acknowledged by the write-back consumers. */
   const handled = (): Promise<void> =>

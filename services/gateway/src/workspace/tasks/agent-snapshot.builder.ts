@@ -1,4 +1,4 @@
-import type { AgentSnapshot, SkillVersionRef, TaskSource } from '@switchyard/contracts';
+import type { AgentSnapshot, RepositorySnapshot, SkillVersionRef, TaskSource } from '@switchyard/contracts';
 import type { AgentRecord } from '../agents/agents.repository';
 
 /**
@@ -7,7 +7,7 @@ import type { AgentRecord } from '../agents/agents.repository';
  * in clear here, inside the control plane only. `skillVersions` are the agent's skills resolved in
  * the skill store (`SkillDistribution`); a copy for redaction only needs none.
  */
-export function agentSnapshotOf(agent: AgentRecord, skillVersions: readonly SkillVersionRef[] = []): AgentSnapshot {
+export function agentSnapshotOf(agent: AgentRecord, skillVersions: readonly SkillVersionRef[] = [], repositories: readonly RepositorySnapshot[] = []): AgentSnapshot {
   const hasServers = Object.keys(agent.mcpServers).length > 0;
   return {
     name: agent.name,
@@ -21,6 +21,7 @@ export function agentSnapshotOf(agent: AgentRecord, skillVersions: readonly Skil
     // The neutral MCP form the daemon reads: `{ servers: { <name>: { command | url, ... } } }`.
     mcpConfig: hasServers ? { servers: agent.mcpServers } : null,
     maxConcurrentTasks: agent.maxConcurrentTasks,
+    repositories: repositories.map((repository) => ({ ...repository, credential: repository.credential ? { ...repository.credential } : null })),
   };
 }
 

@@ -126,7 +126,7 @@ export class FakeQueue {
     const tasks: Array<{ taskId: string; state: TaskState }> = [];
     for (const row of rows.filter((candidate) => !isTerminalTaskState(candidate.status))) {
       await this.kit.setTaskStatus(row.task_id, 'cancelled');
-      await this.kit.appendTaskEvent('task.cancelled', { taskId: row.task_id, attempt: row.attempt > 0 ? row.attempt : null, cancelledBy: requestedBy, reason });
+      await this.kit.appendTaskEvent('task.cancelled', { taskId: row.task_id, attempt: row.attempt > 0 ? row.attempt : null, cancelledBy: requestedBy, reason, repositories: [] });
       tasks.push({ taskId: row.task_id, state: 'cancelled' });
     }
     return commandSuccess({ tasks });
@@ -145,7 +145,7 @@ export class FakeQueue {
     if (!row) return { ok: false, error: { code: 'not_found', message: `task ${taskId} not found`, retryable: false } };
     if (isTerminalTaskState(row.status)) return { ok: false, error: { code: 'terminal_state', message: `task ${taskId} is ${row.status}`, retryable: false } };
     await this.kit.setTaskStatus(taskId, 'cancelled');
-    await this.kit.appendTaskEvent('task.cancelled', { taskId, attempt: row.attempt > 0 ? row.attempt : null, cancelledBy: requestedBy, reason });
+    await this.kit.appendTaskEvent('task.cancelled', { taskId, attempt: row.attempt > 0 ? row.attempt : null, cancelledBy: requestedBy, reason, repositories: [] });
     return commandSuccess({ taskId, state: 'cancelled' as const });
   }
 }

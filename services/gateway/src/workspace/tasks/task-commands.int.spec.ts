@@ -77,6 +77,8 @@ describe('task commands: create, cancel, rerun over NATS (real NATS + Postgres, 
         extraArgs: ['--verbose'],
         mcpConfig: { servers: { github: { command: 'github-mcp', args: [] } } },
         maxConcurrentTasks: 2,
+        // The workspace has no repositories.
+        repositories: [],
       },
       source: { kind: 'quick_create' },
       priority: 5,

@@ -22,11 +22,11 @@ describe('task reads: list, detail, timeline, usage (real NATS + Postgres)', () 
   const idsOf = (body: unknown): unknown[] => pluck((body as { tasks: unknown }).tasks, 'taskId');
 
   async function insertMessage(taskId: string, seq: number, fields: Record<string, unknown> = {}): Promise<void> {
-    const row = { type: 'text', content: `message ${seq}`, tool: null, call_id: null, input: null, output: null, tool_status: null, error_code: null, ...fields };
+    const row = { type: 'text', content: `message ${seq}`, tool: null, call_id: null, input: null, output: null, tool_status: null, error_code: null, notice_code: null, ...fields };
     await kit.query(
-      `insert into task_message (id, task_id, seq, attempt, type, tool, call_id, content, input, output, tool_status, error_code, created_at)
-       values ($1, $2, $3, 1, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, now())`,
-      [randomUUID(), taskId, seq, row.type, row.tool, row.call_id, row.content, row.input === null ? null : JSON.stringify(row.input), row.output, row.tool_status, row.error_code],
+      `insert into task_message (id, task_id, seq, attempt, type, tool, call_id, content, input, output, tool_status, error_code, notice_code, created_at)
+       values ($1, $2, $3, 1, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, now())`,
+      [randomUUID(), taskId, seq, row.type, row.tool, row.call_id, row.content, row.input === null ? null : JSON.stringify(row.input), row.output, row.tool_status, row.error_code, row.notice_code],
     );
   }
 
@@ -64,6 +64,7 @@ describe('task reads: list, detail, timeline, usage (real NATS + Postgres)', () 
         cancelRequested: false,
         failureReason: 'agent_error',
         retryOfTaskId: null,
+        repositories: [],
         enqueuedAt: expect.any(String),
         terminalAt: expect.any(String),
         updatedAt: expect.any(String),
@@ -107,7 +108,7 @@ describe('task reads: list, detail, timeline, usage (real NATS + Postgres)', () 
     it('shows status, attempt, timestamps, the prompt and the failure, never the agent’s env', async () => {
       const taskId = await kit.insertTask({ workspaceId: alpha.id, status: 'failed', failureReason: 'agent_error', enqueued: { prompt: 'Refactor the parser' } });
       await kit.appendTaskEvent('task.started', { taskId, attempt: 1, daemonId: 'daemon-1', runtimeId: 'runtime-direct', workDir: '/w', resumedSessionId: null, leaseExpiresAt: new Date().toISOString() });
-      await kit.appendTaskEvent('task.failed', { taskId, attempt: 1, reason: 'agent_error', message: 'exit code 2', sessionId: null, detail: null });
+      await kit.appendTaskEvent('task.failed', { taskId, attempt: 1, reason: 'agent_error', message: 'exit code 2', sessionId: null, detail: null, repositories: [] });
       const response = await kit.as(alpha.token).get(`/api/tasks/${taskId}`);
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({
@@ -136,7 +137,7 @@ describe('task reads: list, detail, timeline, usage (real NATS + Postgres)', () 
       const agent = sampleAgentSnapshot({ env: { DEPLOY_PASSPHRASE: passphrase, DEBUG: 'true' }, mcpConfig: { servers: { docs: { url: 'https://docs.example/mcp', headers: { authorization: mcpHeader } } } } });
       const prompt = `Use ${anthropicKey} for the API, push with ${githubToken}, unlock with "${passphrase}", call docs with ${mcpHeader}. Debug is true.`;
       const taskId = await kit.insertTask({ workspaceId: alpha.id, status: 'failed', failureReason: 'agent_error', enqueued: { prompt, agent } });
-      await kit.appendTaskEvent('task.failed', { taskId, attempt: 1, reason: 'agent_error', message: `401 from the API for key ${anthropicKey}`, sessionId: null, detail: null });
+      await kit.appendTaskEvent('task.failed', { taskId, attempt: 1, reason: 'agent_error', message: `401 from the API for key ${anthropicKey}`, sessionId: null, detail: null, repositories: [] });
 
       // When a client reads the task, alone and in the list
       const detail = await kit.as(alpha.token).get(`/api/tasks/${taskId}`);
@@ -167,6 +168,37 @@ describe('task reads: list, detail, timeline, usage (real NATS + Postgres)', () 
       // When a client reads the task, then no secret comes back
       const detail = await kit.as(alpha.token).get(`/api/tasks/${taskId}`);
       expect(detail.body.prompt).toBe('deploy with [REDACTED:known_secret]');
+    });
+
+    it('shows a task waiting for its local directory, and what the latest attempt left in its repositories, alone and in the list', async () => {
+      // Given a task the queue holds waiting, and one whose attempt reported its repositories (as the queue projects them)
+      const waiting = await kit.insertTask({ workspaceId: alpha.id, status: 'waiting_local_directory', enqueued: { agentId: 'agent-repos' } });
+      const done = await kit.insertTask({ workspaceId: alpha.id, status: 'completed', enqueued: { agentId: 'agent-repos' } });
+      const worktree = {
+        name: 'switchyard',
+        checkoutMode: 'worktree',
+        branch: 'switchyard/quick-create/0197a5c3',
+        baseCommit: 'a'.repeat(40),
+        headCommit: 'b'.repeat(40),
+        filesChanged: 2,
+        insertions: 12,
+        deletions: 3,
+        uncommittedFiles: 0,
+      };
+      await kit.query('update agent_task_queue set repositories = $2::jsonb where task_id = $1', [done, JSON.stringify([worktree])]);
+
+      // When a client reads them
+      const detail = await kit.as(alpha.token).get(`/api/tasks/${done}`);
+      const list = await kit.as(alpha.token).get('/api/tasks?agentId=agent-repos');
+      const waitingOnly = await kit.as(alpha.token).get('/api/tasks?agentId=agent-repos&status=waiting_local_directory');
+
+      // Then the state and the repositories are there
+      expect(detail.body).toMatchObject({ taskId: done, status: 'completed', repositories: [worktree] });
+      expect(list.body.tasks).toEqual([
+        expect.objectContaining({ taskId: done, repositories: [worktree] }),
+        expect.objectContaining({ taskId: waiting, status: 'waiting_local_directory', repositories: [] }),
+      ]);
+      expect(idsOf(waitingOnly.body)).toEqual([waiting]);
     });
 
     it('is a 404 for another workspace and for an unknown id', async () => {
@@ -208,9 +240,43 @@ describe('task reads: list, detail, timeline, usage (real NATS + Postgres)', () 
         outputTruncated: false,
         toolStatus: null,
         errorCode: null,
+        noticeCode: null,
         createdAt: expect.any(String),
       });
       expect(response.body.messages[4]).toMatchObject({ type: 'error', content: 'rate limited', errorCode: 'provider_rate_limit' });
+    });
+
+    it('shows a daemon notice as a row of its own: its code, its sentence in content', async () => {
+      const noticed = await kit.insertTask({ workspaceId: alpha.id, status: 'completed' });
+      await insertMessage(noticed, 0, { type: 'text', content: 'Done.' });
+      await insertMessage(noticed, 1, { type: 'notice', content: 'api: branch switchyard/task-1 from 1a2b3c4 to 5d6e7f8, 2 files changed.', notice_code: 'repository_work' });
+
+      const response = await kit.as(alpha.token).get(`/api/tasks/${noticed}/messages`);
+
+      expect(response.status).toBe(200);
+      expect(response.body.messages[0]).toMatchObject({ type: 'text', noticeCode: null });
+      expect(response.body.messages[1]).toEqual({
+        id: expect.any(String),
+        taskId: noticed,
+        seq: 1,
+        attempt: 1,
+        type: 'notice',
+        tool: null,
+        callId: null,
+        content: 'api: branch switchyard/task-1 from 1a2b3c4 to 5d6e7f8, 2 files changed.',
+        input: null,
+        output: null,
+        outputTruncated: false,
+        toolStatus: null,
+        errorCode: null,
+        noticeCode: 'repository_work',
+        createdAt: expect.any(String),
+      });
+      // And the OpenAPI document says so.
+      const document = (await kit.request('GET', '/api/docs-json')).body;
+      const row = document.paths['/api/tasks/{id}/messages'].get.responses['200'].content['application/json'].schema.properties.messages.items;
+      expect(row.properties.type.enum).toContain('notice');
+      expect(row.properties.noticeCode.description).toContain('repository_work');
     });
 
     it('continues after `since` (exclusive) in pages of `limit`', async () => {

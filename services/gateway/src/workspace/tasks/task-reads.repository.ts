@@ -15,6 +15,7 @@ import { isoOf, isoOrNull } from '../common/api-schemas';
 import { decodeTaskCursor, encodeTaskCursor } from './task-list.cursor';
 import { taskTextRedactor } from './task-text.redaction';
 import { AgentsRepository } from '../agents/agents.repository';
+import { SecretsRepository } from '../secrets/secrets.repository';
 import { agentSnapshotOf } from './agent-snapshot.builder';
 import type { TaskDetail, TaskListQuery, TaskSummary } from './task.schemas';
 
@@ -36,6 +37,7 @@ function summaryOf(task: QueuedTask): TaskSummary {
     cancelRequested: task.cancelRequested,
     failureReason: task.failureReason,
     retryOfTaskId: task.retryOfTaskId,
+    repositories: [...task.repositories],
     enqueuedAt: isoOf(task.enqueuedAt),
     terminalAt: isoOrNull(task.terminalAt),
     updatedAt: isoOf(task.updatedAt),
@@ -59,6 +61,7 @@ export class TaskReadsRepository {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly agents: AgentsRepository,
+    private readonly secrets: SecretsRepository,
   ) {}
 
   async list(workspaceId: string, query: TaskListQuery): Promise<{ tasks: TaskSummary[]; nextCursor: string | null }> {
@@ -122,11 +125,13 @@ export class TaskReadsRepository {
 
   /**
    * The event names the agent's secrets by reference only, so their values come from the agent as
-   * it is now (its current secrets), next to any value an event from before references kept.
+   * it is now (its current secrets), next to any value an event from before references kept; the
+   * repositories' credentials likewise, as every secret value of the workspace.
    */
   private async redactorOf(enqueued: Pick<TaskEnqueuedPayload, 'workspaceId' | 'agentId' | 'agent'>): Promise<Redactor> {
     const agent = await this.agents.find(enqueued.workspaceId, enqueued.agentId);
-    return taskTextRedactor(enqueued.agent, ...(agent ? [agentSnapshotOf(agent)] : []));
+    const workspaceSecrets = { env: {}, mcpConfig: null, repositories: (await this.secrets.openableValues(enqueued.workspaceId)).map((secret) => ({ credential: { secret } })) };
+    return taskTextRedactor(enqueued.agent, workspaceSecrets, ...(agent ? [agentSnapshotOf(agent)] : []));
   }
 
   /** The task's status and what it was enqueued with; undefined outside the workspace. */

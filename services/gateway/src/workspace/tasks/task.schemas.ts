@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { TASK_FAILURE_REASONS, TASK_SOURCE_KINDS, TASK_STATES, actorSchema, taskSourceSchema, timelineEntrySchema, type TaskFailureReason } from '@switchyard/contracts';
+import {
+  TASK_FAILURE_REASONS,
+  TASK_SOURCE_KINDS,
+  TASK_STATES,
+  actorSchema,
+  repositoryWorkResultSchema,
+  taskSourceSchema,
+  timelineEntrySchema,
+  type TaskFailureReason,
+} from '@switchyard/contracts';
 import { timestampSchema } from '../common/api-schemas';
 
 export const createTaskSchema = z.strictObject({
@@ -65,6 +74,9 @@ export const taskSummarySchema = z.object({
   failureReason: failureReasonSchema.nullable(),
   /** The failed task this one automatically retries. */
   retryOfTaskId: z.string().nullable(),
+  repositories: z
+    .array(repositoryWorkResultSchema)
+    .describe('Each repository of the work dir as the latest attempt that reported any left it (branch, commits, diff stat); empty until then'),
   enqueuedAt: timestampSchema,
   terminalAt: timestampSchema.nullable(),
   updatedAt: timestampSchema,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
+import { ProjectsModule } from '../projects/projects.module';
 import { RuntimesModule } from '../runtimes/runtimes.module';
 import { SkillsModule } from '../skills/skills.module';
 import { QueueCommandsClient } from './queue-commands.client';
@@ -8,7 +9,7 @@ import { TaskTimelineRepository } from './task-timeline.repository';
 import { TasksService } from './tasks.service';
 
 @Module({
-  imports: [AgentsModule, RuntimesModule, SkillsModule],
+  imports: [AgentsModule, RuntimesModule, SkillsModule, ProjectsModule],
   providers: [QueueCommandsClient, TaskReadsRepository, TaskTimelineRepository, TasksService],
   exports: [TasksService, TaskReadsRepository, TaskTimelineRepository],
 })

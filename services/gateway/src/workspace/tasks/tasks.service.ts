@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isTerminalTaskState, type TaskSource } from '@switchyard/contracts';
 import { actorOf, type Caller } from '../common/caller';
 import { AgentsRepository, type AgentRecord } from '../agents/agents.repository';
+import { TaskRepositoriesResolver } from '../projects/task-repositories.resolver';
 import { ApiError, notFound } from '../common/api-error';
 import { RuntimeViewRepository } from '../runtimes/runtime-view.repository';
 import { SkillDistribution } from '../skills/skill-distribution';
@@ -26,6 +27,7 @@ export class TasksService {
     private readonly reads: TaskReadsRepository,
     private readonly queue: QueueCommandsClient,
     private readonly skills: SkillDistribution,
+    private readonly repositories: TaskRepositoriesResolver,
   ) {}
 
   async create(caller: Caller, input: CreateTaskInput, idempotencyKey: string | undefined): Promise<TaskDetail> {
@@ -102,8 +104,13 @@ export class TasksService {
       {
         workspaceId,
         agentId: options.agent.id,
-        // Each skill version is in the object store before the task can be claimed.
-        agent: agentSnapshotOf(options.agent, await this.skills.versionsForTask(workspaceId, options.agent.skills)),
+        // Each skill version is in the object store before the task can be claimed; the repositories'
+        // credential secrets go in clear, for the queue to seal into the task's bundle.
+        agent: agentSnapshotOf(
+          options.agent,
+          await this.skills.versionsForTask(workspaceId, options.agent.skills),
+          await this.repositories.forTask(workspaceId, options.source),
+        ),
         runtimeId: options.agent.runtimeId,
         source: options.source,
         priority: options.priority,

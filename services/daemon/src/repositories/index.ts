@@ -1,0 +1,10 @@
+export * from './repository.error';
+export * from './repository-checkout.types';
+export { openRepositoryCache, repositoryCachePath, type RepositoryCache } from './repository.cache';
+export { prepareRepositoryCheckout, type PrepareRepositoryCheckoutOptions } from './repository-checkout.preparer';
+export { renderRepositoryBranchName } from './repository-branch.name';
+export { summariseRepositoryWork } from './repository-work.summariser';
+export { removeRepositoryCheckouts, type RepositoryCheckoutsRemoval } from './repository-checkouts.remover';
+export { LocalDirectoryLocks, type LocalDirectoryAcquisition } from './local-directory.locks';
+export { canonicalLocalDirectory } from './local-directory-checkout.preparer';
+export { readRepositoryCheckouts, REPOSITORY_CHECKOUTS_RECORD_PATH, type RecordedCheckout } from './repository-checkouts.record';
