@@ -87,6 +87,20 @@ describe('resume decision: ask session-resume, prepare the exec env, gate', () =
     expect(outcome).toMatchObject({ decision: { status: 'resume', sessionId: 'session-1' }, resumeSessionId: 'session-1', notes: [] });
   });
 
+  it('keeps the files of a session it may not continue: a fresh answer naming the prior work dir prepares there, never probing a session', async () => {
+    serveResolve(() => commandSuccess({ status: 'fresh', reason: 'poisoned:iteration_limit', workDir: PRIOR_WORK_DIRECTORY }));
+
+    const kept = await decide();
+    expect(kept.steps).toEqual([`prepare ${PRIOR_WORK_DIRECTORY}`]);
+    expect(kept.outcome).toMatchObject({ decision: { status: 'fresh', reason: 'poisoned:iteration_limit' }, resumeSessionId: undefined, notes: [] });
+
+    // The dir is gone (the GC, a disk wiped): the run starts in a fresh one and says why.
+    const lost = await decide({ reused: false });
+    expect(lost.outcome.notes).toEqual([
+      { type: 'notice', code: 'work_dir_fresh', text: 'The prior work directory was not reused (prior_missing: prior work directory no longer exists); this run starts in a fresh one.' },
+    ]);
+  });
+
   it('does not ask for a forced fresh task, nor for a quick task or an autopilot run, which continue no conversation', async () => {
     const asked = serveResolve(() => commandSuccess({ status: 'resume', sessionId: 's', workDir: PRIOR_WORK_DIRECTORY }));
 
