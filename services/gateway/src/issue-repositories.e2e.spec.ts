@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +27,7 @@ describe('repositories: agents work in worktrees the daemon keeps and cleans (re
   let system: SystemProcesses;
   let observer: MessagingConnection;
   let scratch = '';
+  let logDirectory = '';
   let origin: OriginRepository;
   let gitServer: GitHttpServer;
   let gatewayUrl = '';
@@ -88,10 +89,19 @@ describe('repositories: agents work in worktrees the daemon keeps and cleans (re
     origin = await createOriginRepository({ directory: path.join(scratch, 'origins', 'app.git'), files: { 'README.md': 'app\n', 'src/index.ts': 'export {};\n' } });
     await createOriginRepository({ directory: path.join(scratch, 'served', 'private.git'), files: { 'README.md': 'private\n' } });
     gitServer = await startGitHttpServer({ root: path.join(scratch, 'served'), username: GIT_USER, password: 'the-right-password' });
-    system = await startSystemProcesses({ services: ['queue', 'session-resume', 'transcript', 'gateway'], gatewayToken: TOKEN });
-    ({ gatewayUrl, connection: observer } = system);
-    // The GC walks every half second; only directories older than an hour go (the test ages one by its marker).
-    await system.startDaemon({ daemonId: DAEMON_ID, env: { DAEMON_WORKDIR_GC_INTERVAL_MS: '500', DAEMON_WORKDIR_MAX_AGE_MS: String(60 * 60_000) } });
+    // Every child's log lines into files, to search them for the credential.
+    const before = process.env['SWITCHYARD_CHILD_LOG_DIR'];
+    logDirectory = await mkdtemp(path.join(scratch, 'logs-'));
+    process.env['SWITCHYARD_CHILD_LOG_DIR'] = logDirectory;
+    try {
+      system = await startSystemProcesses({ services: ['queue', 'session-resume', 'transcript', 'gateway'], gatewayToken: TOKEN });
+      ({ gatewayUrl, connection: observer } = system);
+      // The GC walks every half second; only directories older than an hour go (the test ages one by its marker).
+      await system.startDaemon({ daemonId: DAEMON_ID, env: { DAEMON_WORKDIR_GC_INTERVAL_MS: '500', DAEMON_WORKDIR_MAX_AGE_MS: String(60 * 60_000) } });
+    } finally {
+      if (before === undefined) delete process.env['SWITCHYARD_CHILD_LOG_DIR'];
+      else process.env['SWITCHYARD_CHILD_LOG_DIR'] = before;
+    }
     await until(async () => ((await api('GET', `/api/runtimes/${RUNTIME_ID}`)).status === 200 ? true : undefined), 'the Claude runtime is listed', 60_000);
     // Several of its tasks run at once (concurrent worktrees, a task waiting for a local directory).
     const agent = await api('POST', '/api/agents', { name: 'Claude', runtimeId: RUNTIME_ID, maxConcurrentTasks: 4, env: { ANTHROPIC_BASE_URL: system.model.url, ANTHROPIC_API_KEY: 'sk-mock-not-a-secret' } });
@@ -260,9 +270,14 @@ describe('repositories: agents work in worktrees the daemon keeps and cleans (re
       expect((await finished(holder.taskId)).status).toBe('completed');
     }, 240_000);
 
-    it('no credential value in any event of the system', async () => {
+    it('no credential value in any task event or any log line of the system', async () => {
       const events = [...(await readStream(observer, STREAM_CATALOG.TASK_EVENTS.name))].map((message) => message.text).join('\n');
+      expect(events).toContain('private');
       expect(events).not.toContain(GIT_TOKEN);
+      const logs = readdirSync(logDirectory).map((file) => readFileSync(path.join(logDirectory, file), 'utf8'));
+      // The daemon's log is among them and names the checkouts it made.
+      expect(logs.some((log) => log.includes('repository_checked_out'))).toBe(true);
+      for (const log of logs) expect(log).not.toContain(GIT_TOKEN);
     });
   });
 });
