@@ -31,4 +31,5 @@ export * from './agent-secret-refs';
 export * from './agent-environment-keys';
 export * from './technical-error';
 export * from './heartbeat-gap';
+export * from './queued-task-ttl';
 export * from './runtime-ids';

@@ -41,7 +41,14 @@ export interface TaskEnqueuePayload {
   maxAttempts: number | null;
   /** Set for a deferred (scheduled) task. */
   fireAt: string | null;
+  /** Unclaimed at this time the task fails `expired` (`queuedExpiresAtOf`); null: never. */
   expiresAt: string | null;
+  /**
+   * The TTL `expiresAt` was computed with, kept so an automatic retry gets the same TTL from its
+   * own enqueue instead of the original's deadline. Absent or null: an absolute or no `expiresAt`
+   * (senders older than queue ageing, tools that set a deadline).
+   */
+  queuedTtlMs?: number | null;
 }
 export const taskEnqueuePayloadSchema = z.object({
   workspaceId: identifierSchema,
@@ -55,6 +62,7 @@ export const taskEnqueuePayloadSchema = z.object({
   maxAttempts: positiveIntegerSchema.nullable(),
   fireAt: isoTimestampSchema.nullable(),
   expiresAt: isoTimestampSchema.nullable(),
+  queuedTtlMs: positiveIntegerSchema.nullable().optional(),
 });
 
 export interface TaskClaimPayload {

@@ -22,8 +22,13 @@ export interface TaskEnqueuedPayload {
   /** Rerun and `/new` skip session resume. */
   forceFreshSession: boolean;
   maxAttempts: number;
-  /** A queued task still unclaimed at this time expires (e.g. its runtime stayed offline). */
+  /** A queued task still unclaimed at this time fails `expired`, whatever its runtime's state. */
   expiresAt: string | null;
+  /**
+   * The TTL `expiresAt` counts (see `TaskEnqueuePayload`); an automatic retry gets it anew from its
+   * own enqueue. Absent in events stored before queue ageing: their retries get no expiry, as then.
+   */
+  queuedTtlMs?: number | null;
   /** The failed task this one automatically retries (a new task, same session unless poisoned); null otherwise. */
   retryOfTaskId: string | null;
 }
@@ -39,6 +44,7 @@ export const taskEnqueuedPayloadSchema = z.object({
   forceFreshSession: z.boolean(),
   maxAttempts: positiveIntegerSchema,
   expiresAt: isoTimestampSchema.nullable(),
+  queuedTtlMs: positiveIntegerSchema.nullable().optional(),
   retryOfTaskId: identifierSchema.nullable(),
 });
 export const TASK_ENQUEUED = defineEvent({

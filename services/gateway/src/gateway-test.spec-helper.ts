@@ -210,8 +210,8 @@ export class GatewayTestKit {
     try {
       await this.database.query(
         `insert into agent_task_queue (task_id, workspace_id, agent_id, runtime_id, source_kind, issue_id, chat_session_id, priority, status,
-                                       attempt, max_attempts, enqueued_at, failure_reason, terminal_at, version)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1)`,
+                                       attempt, max_attempts, enqueued_at, expires_at, failure_reason, terminal_at, version)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 1)`,
         [
           payload.taskId,
           payload.workspaceId,
@@ -225,6 +225,7 @@ export class GatewayTestKit {
           status === 'queued' ? 0 : 1,
           payload.maxAttempts,
           enqueuedAt,
+          payload.expiresAt,
           options.failureReason ?? null,
           terminal ? new Date() : null,
         ],

@@ -19,6 +19,7 @@ import { IssueInReview1795990250000 } from '../schema/gateway/migrations/1795990
 import { ProjectsRepositories1795990300000 } from '../schema/gateway/migrations/1795990300000-projects-repositories.migration';
 import { LocalDirectoryWait1795990400000 } from '../schema/queue/migrations/1795990400000-local-directory-wait.migration';
 import { TimelineNotice1795990800000 } from '../schema/transcript/migrations/1795990800000-timeline-notice.migration';
+import { WorkspaceQueuedTaskTtl1795991500000 } from '../schema/gateway/migrations/1795991500000-workspace-queued-task-ttl.migration';
 
 /**
  * Every migration of the system, oldest first: one schema history, applied by one runner before
@@ -46,4 +47,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   ProjectsRepositories1795990300000,
   LocalDirectoryWait1795990400000,
   TimelineNotice1795990800000,
+  WorkspaceQueuedTaskTtl1795991500000,
 ];

@@ -1,4 +1,4 @@
-import { isTransientFailureReason } from '@switchyard/contracts';
+import { isTransientFailureReason, queuedExpiresAtOf } from '@switchyard/contracts';
 import type { TaskEnqueueInput } from './task.commands';
 import type { TaskDeciderState } from './task.state';
 
@@ -12,6 +12,8 @@ export interface RetryCircumstances {
   sessionPoisoned: boolean;
   /** Backoff: the retry is deferred until then; null queues it at once. */
   retryAt: string | null;
+  /** When the retry is enqueued: with `retryAt`, where its queued TTL starts counting. */
+  now: Date;
 }
 
 export const NO_RETRY_REASONS = ['not_failed', 'not_transient', 'attempts_exhausted', 'rerun_pending'] as const;
@@ -23,6 +25,11 @@ export type RetryPlan = { retry: true; enqueue: TaskEnqueueInput } | { retry: fa
  * Pure: whether a failed task gets an automatic retry, and if so the new task's enqueue input,
  * linked by `retryOfTaskId`. Only transient reasons retry, and the retry gets the attempts its
  * predecessor left (`maxAttempts - attempt`), so the bound holds across the whole chain of tasks.
+ *
+ * Queue ageing: the retry keeps its own clock. It gets the failed task's TTL again, counted from
+ * when it may first be claimed (its backoff's `retryAt`, else now), not the original's absolute
+ * deadline, which a long first run may have passed already. A task enqueued with an absolute
+ * deadline and no TTL hands on none: its retry never expires, as before queue ageing.
  *
  * Session: the retry continues the session the failed attempt left (`forceFreshSession: false`)
  * unless that session is poisoned, or the failed task was forced fresh (a rerun, `/new`) and never
@@ -48,8 +55,8 @@ export function planRetry(state: TaskDeciderState, circumstances: RetryCircumsta
       forceFreshSession,
       maxAttempts: state.maxAttempts - state.attempt,
       fireAt: circumstances.retryAt,
-      // The predecessor's queue deadline was about waiting, not about this new run.
-      expiresAt: null,
+      expiresAt: queuedExpiresAtOf({ now: circumstances.now, fireAt: circumstances.retryAt, queuedTtlMs: state.queuedTtlMs }),
+      queuedTtlMs: state.queuedTtlMs,
       retryOfTaskId: state.taskId,
     },
   };

@@ -3,7 +3,7 @@ import { decide } from './task.decider';
 import { AGENT, LATER, NOW, TASK_ID, events, histories } from './task.fixtures.spec-helper';
 import { fold, given, present } from './task-given.spec-helper';
 
-const usual: RetryCircumstances = { rerunPending: false, sessionPoisoned: false, retryAt: null };
+const usual: RetryCircumstances = { rerunPending: false, sessionPoisoned: false, retryAt: null, now: new Date(NOW) };
 const offline = events.failed({ reason: 'runtime_offline', message: 'No heartbeat for 30 s' });
 const failedOffline = [...histories.running, offline];
 
@@ -27,6 +27,7 @@ describe('retry policy', () => {
         maxAttempts: 1,
         fireAt: null,
         expiresAt: null,
+        queuedTtlMs: null,
         retryOfTaskId: TASK_ID,
       },
     });

@@ -96,6 +96,8 @@ function enqueue(command: EnqueueTask): TaskDecision {
   const { taskId, now } = command;
   if (command.maxAttempts !== null && command.maxAttempts < 1) return refuse('invalid_input', 'maxAttempts must be at least 1');
   if (command.expiresAt !== null && !isAfter(command.expiresAt, now)) return refuse('invalid_input', 'expiresAt must be after now');
+  const queuedTtlMs = command.queuedTtlMs ?? null;
+  if (queuedTtlMs !== null && command.expiresAt === null) return refuse('invalid_input', 'queuedTtlMs needs the expiresAt it was computed for');
   const enqueued = emitAt(now)('task.enqueued', {
       taskId,
       workspaceId: command.workspaceId,
@@ -108,7 +110,9 @@ function enqueue(command: EnqueueTask): TaskDecision {
       forceFreshSession: command.forceFreshSession,
       maxAttempts: command.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       expiresAt: command.expiresAt,
-    retryOfTaskId: command.retryOfTaskId,
+      // Written only when set, so a task without a TTL reads as every event before queue ageing did.
+      ...(queuedTtlMs === null ? {} : { queuedTtlMs }),
+      retryOfTaskId: command.retryOfTaskId,
   });
   if (command.fireAt === null || !isAfter(command.fireAt, now)) return applied([enqueued]);
   const reason = command.retryOfTaskId === null ? 'scheduled' : 'retry_backoff';
@@ -126,6 +130,7 @@ function isSameEnqueue(command: EnqueueTask, task: Task): boolean {
     command.prompt === task.prompt &&
     command.forceFreshSession === task.forceFreshSession &&
     command.expiresAt === task.expiresAt &&
+    (command.queuedTtlMs ?? null) === task.queuedTtlMs &&
     command.retryOfTaskId === task.retryOfTaskId &&
     isDeepStrictEqual(command.source, task.source)
   );

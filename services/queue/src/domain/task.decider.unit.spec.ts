@@ -380,6 +380,7 @@ describe('task decider', () => {
         status: 'completed',
         fireAt: T1,
         expiresAt: LATER,
+        queuedTtlMs: null,
         daemonId: DAEMON,
         startBy: null,
         leaseExpiresAt: null,

@@ -107,6 +107,8 @@ function enqueued(event: TaskEventOf<'task.enqueued'>, version: number): Task {
     status: 'queued',
     fireAt: null,
     expiresAt: payload.expiresAt,
+    // Stored events are folded as written: those from before queue ageing lack the field.
+    queuedTtlMs: payload.queuedTtlMs ?? null,
     daemonId: null,
     startBy: null,
     leaseExpiresAt: null,

@@ -63,6 +63,8 @@ export interface Task {
   readonly status: TaskState;
   readonly fireAt: string | null;
   readonly expiresAt: string | null;
+  /** The TTL `expiresAt` was computed with; an automatic retry counts it again from its own enqueue. */
+  readonly queuedTtlMs: number | null;
   /** The daemon of the latest attempt; kept after the attempt ends so a repeated report is recognised. */
   readonly daemonId: string | null;
   /** Before the start (`PRE_START_STATES`): the deadline, pushed out by each renewal. */

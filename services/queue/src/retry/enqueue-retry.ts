@@ -29,6 +29,7 @@ export async function enqueueRetry(options: {
     // A reason that poisons the session (a context overflow) retries fresh; the session-resume
     // service would answer so too, this says it without asking.
     sessionPoisoned: failure !== null && failureReasonPoisonsSession(failure.reason),
+    now,
     retryAt: retryAtOf(options.backoff, {
       priorRetries: await countPriorRetries(options.manager, task),
       providerRetryAfterMs: failure ? providerRetryAfterMsOf(failure.message) : null,

@@ -160,7 +160,8 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
       case 'lease':
         return { ...base, kind: 'timeout', attempt: item.attempt, timeout: 'lease', limitMs: this.config.QUEUE_LEASE_MS };
       case 'expired':
-        return { ...base, kind: 'expire', cause: 'expired', message: 'Not claimed before its expiry time' };
+        // The issue's `queued_expired`: the reason stays `expired`, the message says which expiry.
+        return { ...base, kind: 'expire', cause: 'expired', message: 'Waited queued past its TTL: not claimed before its expiresAt' };
       case 'runtime_long_offline':
         return {
           ...base,

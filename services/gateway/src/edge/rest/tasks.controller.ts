@@ -11,6 +11,7 @@ import {
   cancelTaskSchema,
   createTaskSchema,
   idempotencyKeySchema,
+  rerunTaskSchema,
   taskDetailSchema,
   taskListQuerySchema,
   taskListSchema,
@@ -95,10 +96,12 @@ export class TasksController {
     summary: 'Run a finished task again: same prompt and source, the agent as configured now, a fresh session',
   })
   @IdempotencyKeyHeader()
+  @ApiJsonBody(rerunTaskSchema, 'Optional; `{}` or no body at all uses the workspace’s default TTL')
   @ApiJsonResponse(201, taskDetailSchema, 'The new task')
   @ApiErrorResponses('validation_failed', 'not_found', 'task_not_finished', 'agent_archived', 'agent_runtime_unavailable', 'skill_store_unavailable', 'repository_secret_unreadable', ...QUEUE_ERRORS)
-  rerun(@CurrentCaller() caller: Caller, @Param('id') id: string, @Headers('idempotency-key') idempotencyKey: unknown): Promise<TaskDetail> {
-    return this.tasks.rerun(caller, id, parseInput(idempotencyKeySchema, idempotencyKey, { location: 'header' }));
+  rerun(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: unknown, @Headers('idempotency-key') idempotencyKey: unknown): Promise<TaskDetail> {
+    const input = parseInput(rerunTaskSchema, body, { location: 'body' });
+    return this.tasks.rerun(caller, id, input, parseInput(idempotencyKeySchema, idempotencyKey, { location: 'header' }));
   }
 
   @Get(':id/messages')

@@ -1,11 +1,18 @@
-import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
 import type { Caller } from '../../workspace/common/caller';
 import { notFound } from '../../workspace/common/api-error';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiTokenAuth } from '../http/openapi';
 import { parseInput } from '../http/parse-input';
-import { createWorkspaceSchema, createdWorkspaceSchema, workspaceViewSchema, type CreatedWorkspace, type WorkspaceView } from '../../workspace/workspaces/workspace.schemas';
+import {
+  createWorkspaceSchema,
+  createdWorkspaceSchema,
+  updateWorkspaceSchema,
+  workspaceViewSchema,
+  type CreatedWorkspace,
+  type WorkspaceView,
+} from '../../workspace/workspaces/workspace.schemas';
 import { WorkspacesRepository } from '../../workspace/workspaces/workspaces.repository';
 
 @ApiTags('workspaces')
@@ -21,6 +28,20 @@ export class WorkspacesController {
   @ApiErrorResponses()
   async current(@CurrentCaller() caller: Caller): Promise<WorkspaceView> {
     const workspace = await this.workspaces.find(caller.workspaceId);
+    if (!workspace) throw notFound('workspace', caller.workspaceId);
+    return workspace;
+  }
+
+  @Patch('workspace')
+  @ApiOperation({
+    summary: 'Change the settings of the caller’s workspace',
+    description: '`queuedTaskTtlSeconds`: the default TTL of tasks created from now on (a task may override it with `expiresInSeconds`); null removes it.',
+  })
+  @ApiJsonBody(updateWorkspaceSchema)
+  @ApiJsonResponse(200, workspaceViewSchema, 'The workspace after the change')
+  @ApiErrorResponses('validation_failed')
+  async update(@CurrentCaller() caller: Caller, @Body() body: unknown): Promise<WorkspaceView> {
+    const workspace = await this.workspaces.update(caller.workspaceId, parseInput(updateWorkspaceSchema, body, { location: 'body' }));
     if (!workspace) throw notFound('workspace', caller.workspaceId);
     return workspace;
   }

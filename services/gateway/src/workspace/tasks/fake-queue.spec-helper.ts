@@ -105,7 +105,7 @@ export class FakeQueue {
     const earlier = this.taskByRequestId.get(envelope.requestId);
     if (earlier) return commandSuccess({ taskId: earlier, state: 'queued' as const }, { alreadyApplied: true });
     const { workspaceId, fireAt: _fireAt, ...rest } = envelope.payload;
-    const taskId = await this.kit.insertTask({ workspaceId, enqueued: { ...rest, maxAttempts: rest.maxAttempts ?? 2, expiresAt: null, retryOfTaskId: null } });
+    const taskId = await this.kit.insertTask({ workspaceId, enqueued: { ...rest, maxAttempts: rest.maxAttempts ?? 2, retryOfTaskId: null } });
     this.taskByRequestId.set(envelope.requestId, taskId);
     return commandSuccess({ taskId, state: 'queued' as const });
   }

@@ -86,7 +86,9 @@ describe('task commands: create, cancel, rerun over NATS (real NATS + Postgres, 
       forceFreshSession: false,
       maxAttempts: null,
       fireAt: null,
+      // The workspace has no default TTL and the request named none.
       expiresAt: null,
+      queuedTtlMs: null,
     });
   });
 

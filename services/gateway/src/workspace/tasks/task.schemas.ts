@@ -10,13 +10,23 @@ import {
   type TaskFailureReason,
 } from '@switchyard/contracts';
 import { timestampSchema } from '../common/api-schemas';
+import { queuedTaskTtlSecondsSchema } from '../common/queued-task-ttl.schema';
+
+const expiresInSeconds = queuedTaskTtlSecondsSchema
+  .nullable()
+  .optional()
+  .describe('TTL of this task while queued, in seconds (60 .. 2592000): still unclaimed this long after creation it fails `expired`. Overrides the workspace’s `queuedTaskTtlSeconds`; null: no expiry; absent: the workspace default');
 
 export const createTaskSchema = z.strictObject({
   agentId: z.string().min(1).max(256),
   prompt: z.string().max(100_000).refine((prompt) => prompt.trim().length > 0, 'must not be empty'),
   priority: z.int().min(-1_000).max(1_000).optional().describe('Higher runs first; FIFO within one priority (default 0)'),
+  expiresInSeconds,
 });
 export type CreateTaskInput = z.infer<typeof createTaskSchema>;
+
+export const rerunTaskSchema = z.strictObject({ expiresInSeconds });
+export type RerunTaskInput = z.infer<typeof rerunTaskSchema>;
 
 export const cancelTaskSchema = z.strictObject({
   reason: z.string().trim().min(1).max(1_000).optional(),

@@ -6,10 +6,12 @@ import { TaskRepositoriesResolver } from '../projects/task-repositories.resolver
 import { ApiError, notFound } from '../common/api-error';
 import { RuntimeViewRepository } from '../runtimes/runtime-view.repository';
 import { SkillDistribution } from '../skills/skill-distribution';
+import { WorkspacesRepository } from '../workspaces/workspaces.repository';
 import { agentSnapshotOf, rerunSourceOf } from './agent-snapshot.builder';
 import { QueueCommandsClient } from './queue-commands.client';
+import { queuedTaskExpiryOf } from './queued-task-expiry';
 import { TaskReadsRepository } from './task-reads.repository';
-import type { CreateTaskInput, TaskDetail } from './task.schemas';
+import type { CreateTaskInput, RerunTaskInput, TaskDetail } from './task.schemas';
 
 /** The queue's request id for an `Idempotency-Key`, namespaced per workspace and route so keys never meet. */
 const requestIdOf = (caller: Caller, scope: string, idempotencyKey: string | undefined): string | undefined =>
@@ -28,6 +30,7 @@ export class TasksService {
     private readonly queue: QueueCommandsClient,
     private readonly skills: SkillDistribution,
     private readonly repositories: TaskRepositoriesResolver,
+    private readonly workspaces: WorkspacesRepository,
   ) {}
 
   async create(caller: Caller, input: CreateTaskInput, idempotencyKey: string | undefined): Promise<TaskDetail> {
@@ -38,12 +41,13 @@ export class TasksService {
       prompt: input.prompt,
       priority: input.priority ?? 0,
       forceFreshSession: false,
+      expiresInSeconds: input.expiresInSeconds,
       requestId: requestIdOf(caller, 'create', idempotencyKey),
     });
   }
 
   /** The same prompt and source again, by the agent as it is configured now, in a fresh session. */
-  async rerun(caller: Caller, taskId: string, idempotencyKey: string | undefined): Promise<TaskDetail> {
+  async rerun(caller: Caller, taskId: string, input: RerunTaskInput, idempotencyKey: string | undefined): Promise<TaskDetail> {
     const original = await this.reads.enqueued(caller.workspaceId, taskId);
     if (!original) throw notFound('task', taskId);
     if (!isTerminalTaskState(original.status)) {
@@ -56,6 +60,7 @@ export class TasksService {
       prompt: original.payload.prompt,
       priority: original.payload.priority,
       forceFreshSession: true,
+      expiresInSeconds: input.expiresInSeconds,
       requestId: requestIdOf(caller, `rerun-${taskId}`, idempotencyKey),
     });
   }
@@ -86,7 +91,10 @@ export class TasksService {
     });
   }
 
-  /** Sends `task.enqueue` for an agent already checked with `usableAgent`; also the path of issue and chat triggers. */
+  /**
+   * Sends `task.enqueue` for an agent already checked with `usableAgent`; also the path of issue,
+   * chat and autopilot triggers, which name no TTL and so get the workspace's default.
+   */
   async enqueue(
     workspaceId: string,
     options: {
@@ -95,10 +103,20 @@ export class TasksService {
       readonly prompt: string;
       readonly priority: number;
       readonly forceFreshSession: boolean;
+      /** Undefined: the workspace's `queuedTaskTtlSeconds`; null: no expiry. */
+      readonly expiresInSeconds?: number | null;
       readonly requestId: string | undefined;
     },
   ): Promise<TaskDetail> {
     const { requestId } = options;
+    // Nothing the gateway sends is deferred (a schedule fires at its minute); were it, the TTL would count from fireAt.
+    const fireAt = null;
+    const expiry = queuedTaskExpiryOf({
+      expiresInSeconds: options.expiresInSeconds,
+      workspaceDefaultSeconds: options.expiresInSeconds === undefined ? await this.workspaces.queuedTaskTtlSeconds(workspaceId) : null,
+      now: new Date(),
+      fireAt,
+    });
     const { result } = await this.queue.send(
       'task.enqueue',
       {
@@ -117,8 +135,8 @@ export class TasksService {
         prompt: options.prompt,
         forceFreshSession: options.forceFreshSession,
         maxAttempts: null,
-        fireAt: null,
-        expiresAt: null,
+        fireAt,
+        ...expiry,
       },
       requestId ? { requestId } : {},
     );

@@ -13,14 +13,14 @@ describe('workspaces API (real NATS + Postgres)', () => {
   it('answers GET /api/workspace with the workspace of the token', async () => {
     const response = await kit.as(kit.bootstrapToken).get('/api/workspace');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ id: 'default', name: 'Default', createdAt: expect.any(String) });
+    expect(response.body).toEqual({ id: 'default', name: 'Default', queuedTaskTtlSeconds: null, createdAt: expect.any(String) });
   });
 
   it('creates a workspace with a first token that works, shown once', async () => {
     const created = await kit.as(kit.bootstrapToken).post('/api/workspaces', { name: 'Platform team', id: 'platform' });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      workspace: { id: 'platform', name: 'Platform team', createdAt: expect.any(String) },
+      workspace: { id: 'platform', name: 'Platform team', queuedTaskTtlSeconds: null, createdAt: expect.any(String) },
       token: { id: expect.any(String), name: 'first token of Platform team', token: expect.stringMatching(/^sy_[\w-]{43}$/), createdAt: expect.any(String), lastUsedAt: null, revokedAt: null },
     });
     const token = created.body.token.token as string;
