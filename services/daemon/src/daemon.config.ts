@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RESERVED_DAEMON_IDS, isReservedDaemonId } from '@switchyard/contracts';
 import { natsServiceConfigSchema } from '@switchyard/service-kit';
+import { CONTAINMENT_MODES } from '@switchyard/agent-adapters/wing';
 
 const milliseconds = (defaultValue: number) => z.coerce.number().int('must be an integer').positive('must be positive').default(defaultValue);
 
@@ -49,6 +50,13 @@ export const daemonConfigSchema = natsServiceConfigSchema(8084).extend({
   DAEMON_YARD_ENTRY: z.string().min(1).optional(),
   /** How long a run waits for session-resume's answer before it starts fresh (`resume_index_unavailable`). */
   DAEMON_SESSION_RESOLVE_TIMEOUT_MS: milliseconds(2_000),
+  /**
+   * How a run's whole process tree is ended (on cancel, timeout, shutdown and after the CLI exits):
+   * `auto` uses a cgroup v2 per run where the daemon may create one and otherwise a /proc sweep by
+   * the run's marker, session and group; `cgroup` refuses to boot without cgroups; `marker` never
+   * tries them. See docs/architecture/daemon.md, Process containment.
+   */
+  DAEMON_PROCESS_CONTAINMENT: z.enum(CONTAINMENT_MODES).default('auto'),
   /** Between work-directory GC passes (`src/work-directory-gc/`); 0 turns the GC off. */
   DAEMON_WORKDIR_GC_INTERVAL_MS: z.coerce.number().int('must be an integer').nonnegative('must be 0 (off) or positive').default(10 * 60_000),
   /** A work directory unused this long is removed, even the one a follow-up would continue in. */

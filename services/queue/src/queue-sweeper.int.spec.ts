@@ -7,7 +7,7 @@ import { QueueTestClient, enqueuePayload } from './queue-test-client.spec-helper
 
 const DAEMON = 'daemon-sweeper';
 const OFFLINE_AFTER_MS = 1_500;
-/** The design's promise: a dead daemon's task fails within 30 s of its last heartbeat. */
+/** The design's promise: a dead daemon's task fails within 30 s of its last heartbeat (with a grace that short). */
 const FAILURE_WINDOW_MS = 30_000;
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, deadlineMs: number): Promise<T> {
@@ -33,6 +33,8 @@ describe('queue sweeper (real NATS + Postgres, short timings)', () => {
         QUEUE_SWEEP_INTERVAL_MS: '200',
         QUEUE_START_DEADLINE_MS: '1000',
         QUEUE_LEASE_MS: '60000',
+        // The attempt-lost window; the reconnect grace itself has its own spec.
+        QUEUE_RECONNECT_GRACE_MS: String(OFFLINE_AFTER_MS),
       },
     });
     client = await QueueTestClient.connect(queue);

@@ -3,6 +3,7 @@ import { HEARTBEAT_GAP_TOLERANCE_MS } from '@switchyard/contracts';
 import { secretKeysSettingSchema } from '@switchyard/persistence';
 import { databaseServiceConfigSchema } from '@switchyard/service-kit';
 import type { RetryBackoffSettings } from './domain/retry-backoff.policy';
+import type { OverdueWorkWindows } from './sweeper/overdue-work.query';
 
 const milliseconds = (defaultValue: number) => z.coerce.number().int('must be an integer').positive('must be positive').default(defaultValue);
 
@@ -15,11 +16,17 @@ export const queueConfigSchema = databaseServiceConfigSchema(8081).extend({
   /** How often the daemons heartbeat (their DAEMON_HEARTBEAT_INTERVAL_MS): gaps longer than it plus 1 s are logged. */
   QUEUE_HEARTBEAT_INTERVAL_MS: milliseconds(5_000),
   /**
-   * A runtime silent this long is offline; its running tasks fail `runtime_offline`. At least three
-   * heartbeat intervals plus a second: a daemon that is alive must never be judged dead (its run
-   * would be retried and the agent's work done twice).
+   * A runtime silent this long is offline: shown so, and its live attempts are reconnecting (in their
+   * grace). At least three heartbeat intervals plus a second: a daemon that is alive must never be
+   * judged gone.
    */
   QUEUE_RUNTIME_OFFLINE_AFTER_MS: milliseconds(20_000),
+  /**
+   * A live attempt whose runtime stays silent this long is lost: it fails `runtime_offline` and is
+   * retried. Until then a daemon that reconnects (a laptop lid, a Wi-Fi change) keeps running it and
+   * delivers everything it buffered. At least the offline window.
+   */
+  QUEUE_RECONNECT_GRACE_MS: milliseconds(10 * 60_000),
   /** How often the sweeper looks for missed deadlines and silent runtimes. */
   QUEUE_SWEEP_INTERVAL_MS: milliseconds(5_000),
   /** Queued tasks of a runtime offline this long expire. */
@@ -47,6 +54,9 @@ export const queueConfigSchema = databaseServiceConfigSchema(8081).extend({
 }).refine((config) => config.QUEUE_RUNTIME_OFFLINE_AFTER_MS >= minimumOfflineWindowMs(config.QUEUE_HEARTBEAT_INTERVAL_MS), {
   path: ['QUEUE_RUNTIME_OFFLINE_AFTER_MS'],
   message: 'must be at least three QUEUE_HEARTBEAT_INTERVAL_MS plus 1000 ms',
+}).refine((config) => config.QUEUE_RECONNECT_GRACE_MS >= config.QUEUE_RUNTIME_OFFLINE_AFTER_MS, {
+  path: ['QUEUE_RECONNECT_GRACE_MS'],
+  message: 'must be at least QUEUE_RUNTIME_OFFLINE_AFTER_MS',
 }).refine((config) => config.QUEUE_RETRY_BACKOFF_MAX_MS >= config.QUEUE_RETRY_BACKOFF_BASE_MS, {
   path: ['QUEUE_RETRY_BACKOFF_MAX_MS'],
   message: 'must be at least QUEUE_RETRY_BACKOFF_BASE_MS',
@@ -55,6 +65,17 @@ export const queueConfigSchema = databaseServiceConfigSchema(8081).extend({
 /** The retry backoff the config sets. */
 export function retryBackoffOf(config: Pick<QueueConfig, 'QUEUE_RETRY_BACKOFF_BASE_MS' | 'QUEUE_RETRY_BACKOFF_MAX_MS'>): RetryBackoffSettings {
   return { baseMs: config.QUEUE_RETRY_BACKOFF_BASE_MS, maxMs: config.QUEUE_RETRY_BACKOFF_MAX_MS };
+}
+
+/** The windows the sweeper judges silence and deadlines by. */
+export function overdueWindowsOf(config: QueueConfig): OverdueWorkWindows {
+  return {
+    offlineAfterMs: config.QUEUE_RUNTIME_OFFLINE_AFTER_MS,
+    reconnectGraceMs: config.QUEUE_RECONNECT_GRACE_MS,
+    startDeadlineMs: config.QUEUE_START_DEADLINE_MS,
+    leaseMs: config.QUEUE_LEASE_MS,
+    expireOfflineQueuedAfterMs: config.QUEUE_EXPIRE_OFFLINE_QUEUED_AFTER_MS,
+  };
 }
 
 /** The shortest offline window that three missed heartbeats and a second of lateness cannot cross. */

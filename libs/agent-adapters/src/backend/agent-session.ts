@@ -82,6 +82,7 @@ export function createAgentSession(options: CreateAgentSessionOptions): AgentSes
     ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
     ...(options.stderrTail ? { stderrTail: options.stderrTail } : {}),
+    ...(options.run.containment ? { containment: options.run.containment } : {}),
   });
   const input: AgentProcessInput = { writeStdin: (text) => agentProcess.writeStdin(text), endStdin: () => agentProcess.endStdin() };
 

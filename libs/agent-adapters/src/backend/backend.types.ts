@@ -1,6 +1,7 @@
 import type { AgentMessage, TokenUsage } from '@switchyard/contracts';
 import type { McpArtefacts } from '../mcp/mcp-artefacts.types';
 import type { AgentRunError } from '../run-errors/agent-run-error.codes';
+import type { ContainmentSweep, RunContainment } from '../runner/run-containment';
 
 export const AGENT_RUN_STATUSES = ['completed', 'failed', 'aborted', 'timeout', 'cancelled'] as const;
 export type AgentRunStatus = (typeof AGENT_RUN_STATUSES)[number];
@@ -35,6 +36,8 @@ export interface BackendExecuteOptions {
   readonly timeouts?: AgentRunTimeouts;
   /** Aborting ends the run with status `aborted` (daemon shutdown, lost claim). */
   readonly signal?: AbortSignal;
+  /** The run's process containment (cgroup or marker), made by the daemon for this run. */
+  readonly containment?: RunContainment;
 }
 
 export interface AgentRunDiagnostics {
@@ -66,6 +69,8 @@ export interface AgentRunResult {
   readonly exitCode: number | null;
   readonly exitSignal: string | null;
   readonly diagnostics: AgentRunDiagnostics;
+  /** What the run's containment found of its process tree once the CLI was gone: processes it had to end. */
+  readonly processSweep?: ContainmentSweep;
 }
 
 export interface AgentSession {

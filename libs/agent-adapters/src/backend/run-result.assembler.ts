@@ -37,6 +37,7 @@ export function assembleRunResult(input: { facts: RunFacts; exit: AgentProcessEx
     exitCode: exit.exitCode,
     exitSignal: exit.signal,
     diagnostics: facts.diagnostics,
+    ...(exit.containment ? { processSweep: exit.containment } : {}),
   };
   const failure = (status: AgentRunStatus, code: AgentRunErrorCode, message: string): AgentRunResult => ({
     ...base,

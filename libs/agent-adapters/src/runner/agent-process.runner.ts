@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { execa } from 'execa';
 import { AGENT_RUN_ERROR_CODES } from '../run-errors/agent-run-error.codes';
 import { createLineSplitter, type OversizedLine } from './line-splitter';
-import { isProcessGroupAlive, killProcessGroup, type ProcessGroupKillOutcome } from './process-group.signals';
+import { killProcessGroup, type ProcessGroupKillOutcome } from './process-group.signals';
+import type { ContainmentSweep, RunContainment } from './run-containment';
 import { createStderrTail, type StderrTailOptions } from './stderr-tail.buffer';
 import { guardStdioDrain } from './stdio-drain.guard';
 
@@ -27,6 +28,12 @@ export interface AgentProcessOptions {
   readonly onOversizedLine: (line: OversizedLine) => void;
   /** Any stdout bytes, even of an unfinished line: the watchdogs' notion of liveness. */
   readonly onStdoutActivity?: () => void;
+  /**
+   * Finds and ends what the run started beyond its process group (see run-containment.ts): swept on
+   * kill and after the CLI exits. Without one, only the group and the groups its live descendants
+   * escaped to are ended.
+   */
+  readonly containment?: RunContainment;
 }
 
 export interface AgentProcessSpawnError {
@@ -42,6 +49,8 @@ export interface AgentProcessExit {
   /** The first reason `kill` was called with, if it was. */
   readonly killReason?: string;
   readonly stderrTail: string;
+  /** What the containment's sweep found of the run's tree once the CLI was gone (or killed). */
+  readonly containment?: ContainmentSweep;
 }
 
 export interface AgentProcess {
@@ -69,6 +78,7 @@ interface AgentChild {
   exitInfo: { exitCode: number | null; signal: string | null } | undefined;
   killReason: string | undefined;
   killing: Promise<ProcessGroupKillOutcome> | undefined;
+  sweep: ContainmentSweep | undefined;
   splitterEnded: boolean;
   /** The run is over: its group id may belong to someone else now. */
   finalized: boolean;
@@ -84,7 +94,8 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
     onLine: options.onLine,
     onOversizedLine: options.onOversizedLine,
   });
-  const subprocess = spawnCli(options);
+  // Born inside the containment: all it starts stays there, however early it forks.
+  const subprocess = options.containment ? options.containment.launch(() => spawnCli(options)) : spawnCli(options);
   const child: AgentChild = {
     options,
     subprocess,
@@ -94,6 +105,7 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
     exitInfo: undefined,
     killReason: undefined,
     killing: undefined,
+    sweep: undefined,
     splitterEnded: false,
     finalized: false,
   };
@@ -105,7 +117,7 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
 function spawnCli(options: AgentProcessOptions) {
   return execa(options.executable, [...options.args], {
     cwd: options.cwd,
-    env: { ...options.env },
+    env: { ...options.env, ...options.containment?.environment },
     extendEnv: false,
     // Own process group, so one signal reaches every grandchild (shells, tool servers, builds).
     detached: true,
@@ -136,22 +148,23 @@ function endSplitter(child: AgentChild): void {
   child.splitter.end();
 }
 
+/** The group (and the groups its live descendants escaped to), then whatever the containment still finds. */
 function killGroup(child: AgentChild): Promise<ProcessGroupKillOutcome> {
   const { processGroupId } = child;
   // Once the run is over its group id may be reused by an unrelated process: never signal it then.
   if (processGroupId === undefined || (child.finalized && !child.killing)) return Promise.resolve({ forced: false, groupGone: true });
-  child.killing ??= killProcessGroup({ processGroupId, graceMs: child.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS });
+  const graceMs = child.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  child.killing ??= killProcessGroup({ processGroupId, graceMs }).then(async (outcome) => {
+    if (child.options.containment) child.sweep = await child.options.containment.sweep({ graceMs });
+    return outcome;
+  });
   return child.killing;
 }
 
 function onChildExit(child: AgentChild, exitInfo: { exitCode: number | null; signal: string | null }): void {
   child.exitInfo = exitInfo;
-  // Whatever the CLI left behind in its group is an orphan of this run.
-  if (child.processGroupId !== undefined && isProcessGroupAlive(child.processGroupId)) {
-    void killGroup(child).then(() => scheduleStdioDrain(child));
-  } else {
-    scheduleStdioDrain(child);
-  }
+  // Whatever the CLI left behind (in its group, or escaped from it) is an orphan of this run.
+  void killGroup(child).then(() => scheduleStdioDrain(child));
 }
 
 // A process that escaped the group (setsid) could hold our pipes open forever.
@@ -167,6 +180,7 @@ function settleExit(child: AgentChild): Promise<AgentProcessExit> {
       // Resolve only once no member of the group is left, not merely the leader.
       if (child.killing) await child.killing;
       child.finalized = true;
+      child.options.containment?.release();
       const { exitInfo, killReason } = child;
       const spawnError = exitInfo ? undefined : describeSpawnError({ errorCode: result.code, message: result.message ?? 'exit information missing', options: child.options });
       return {
@@ -175,12 +189,14 @@ function settleExit(child: AgentChild): Promise<AgentProcessExit> {
         ...(spawnError ? { spawnError } : {}),
         ...(killReason !== undefined ? { killReason } : {}),
         stderrTail: child.stderrTail.read(),
+        ...(child.sweep ? { containment: child.sweep } : {}),
       };
     },
     // With `reject: false` execa resolves even on failure; this only guards the "never rejects" promise.
     (error: unknown) => {
       endSplitter(child);
       child.finalized = true;
+      child.options.containment?.release();
       return {
         exitCode: child.exitInfo?.exitCode ?? null,
         signal: child.exitInfo?.signal ?? null,

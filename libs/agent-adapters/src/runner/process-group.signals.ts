@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { escapedDescendantGroups } from './escaped-descendants';
+import { readProcessTable } from './process-table';
 
 export interface KillProcessGroupOptions {
   /** The group leader's pid, which is the group id of a child spawned with `detached: true`. */
@@ -42,25 +42,7 @@ export function isProcessGroupAlive(processGroupId: number): boolean {
 }
 
 function hasLiveMemberInProc(processGroupId: number): boolean {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return true;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // Fields after the parenthesised command name: state, ppid, pgrp, ...
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === processGroupId && fields[0] !== 'Z') return true;
-  }
-  return false;
+  return readProcessTable().some((entry) => entry.processGroupId === processGroupId);
 }
 
 async function waitUntilGone(processGroupId: number, timeoutMs: number, pollIntervalMs: number): Promise<boolean> {

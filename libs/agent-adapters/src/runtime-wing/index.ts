@@ -11,3 +11,6 @@ export * from './mcp-config.writer';
 export * from './mcp-delivery.warning';
 export { CLAUDE_MCP_CONFIG_PATH } from '../claude-stream-json/claude-mcp.config';
 export * from './session-store.probe';
+export type { ContainmentMechanism, ContainmentSweep, RunContainment, RunContainments } from '../runner/run-containment';
+export { RUN_MARKER_VARIABLE } from '../runner/run-containment';
+export * from '../runner/run-containments.factory';

@@ -20,6 +20,7 @@ import { ProjectsRepositories1795990300000 } from '../schema/gateway/migrations/
 import { LocalDirectoryWait1795990400000 } from '../schema/queue/migrations/1795990400000-local-directory-wait.migration';
 import { TimelineNotice1795990800000 } from '../schema/transcript/migrations/1795990800000-timeline-notice.migration';
 import { WorkspaceQueuedTaskTtl1795991500000 } from '../schema/gateway/migrations/1795991500000-workspace-queued-task-ttl.migration';
+import { RuntimeOnlineSince1795991600000 } from '../schema/queue/migrations/1795991600000-runtime-online-since.migration';
 
 /**
  * Every migration of the system, oldest first: one schema history, applied by one runner before
@@ -48,4 +49,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   LocalDirectoryWait1795990400000,
   TimelineNotice1795990800000,
   WorkspaceQueuedTaskTtl1795991500000,
+  RuntimeOnlineSince1795991600000,
 ];

@@ -1,5 +1,5 @@
 import type { CommandReply, TaskLeaseResult } from '@switchyard/contracts';
-import { keepAttemptLease } from './attempt-lease.keeper';
+import { LiveAttemptLeases, keepAttemptLease } from './attempt-lease.keeper';
 
 const TASK = { taskId: 'task-1', attempt: 1, leaseToken: 'lease-1' };
 
@@ -61,5 +61,44 @@ describe('the attempt lease keeper', () => {
     lease.end();
 
     expect(stops).toEqual(['CLI']);
+  });
+
+  it('keeps the run through a refusal the queue marks retryable and through a renewal that goes unanswered (the grace covers it)', async () => {
+    const queue = fakeQueue([{ ok: false, error: { code: 'unavailable', message: 'database away', retryable: true } }]);
+    const unanswered = { send: () => Promise.reject(new Error('request timed out')) };
+    const stops: string[] = [];
+    for (const candidate of [queue, unanswered]) {
+      const lease = keepAttemptLease({ task: TASK, daemonId: 'daemon-1', queue: candidate as never, renewEveryMs: 1_000 });
+      lease.onStopRequested(() => {
+        stops.push('CLI');
+        return Promise.resolve();
+      });
+      expect(await lease.renewNow()).toBe('unanswered');
+      lease.end();
+    }
+    expect(stops).toEqual([]);
+  });
+
+  it('renews every live lease at once on request, stops the runs whose attempt was given up, and forgets ended leases', async () => {
+    const live = new LiveAttemptLeases();
+    const kept = keepAttemptLease({ task: TASK, daemonId: 'daemon-1', queue: fakeQueue([]) as never, renewEveryMs: 60_000, live });
+    const givenUp = keepAttemptLease({
+      task: { ...TASK, taskId: 'task-2' },
+      daemonId: 'daemon-1',
+      queue: fakeQueue([{ ok: false, error: { code: 'terminal_state', message: 'failed runtime_offline', retryable: false } }]) as never,
+      renewEveryMs: 60_000,
+      live,
+    });
+    const stops: string[] = [];
+    givenUp.onStopRequested(() => {
+      stops.push('task-2');
+      return Promise.resolve();
+    });
+
+    expect(await live.renewAll()).toEqual({ kept: 1, stop: 1, unanswered: 0 });
+    expect(stops).toEqual(['task-2']);
+    kept.end();
+    givenUp.end();
+    expect(live.size).toBe(0);
   });
 });

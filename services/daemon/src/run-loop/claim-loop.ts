@@ -16,6 +16,10 @@ import { DaemonNoticesRouter } from './daemon-notices.router';
 import { QueueClient } from './queue.client';
 import { SlotTracker } from '../runtimes/slot-tracker';
 import { runClaimedTask } from './task-runner';
+import { LiveAttemptLeases } from './attempt-lease.keeper';
+import { watchBusReconnects } from '../runtimes/bus-reconnects.watch';
+import { containmentScopeOf } from './containment-scope';
+import { createRunContainments, type RunContainments } from '@switchyard/agent-adapters/wing';
 import { reportUnexpectedRunFailure } from './unexpected-run-failure.reporter';
 import { openClaimedTask } from './claimed-task.opener';
 import { loadSealingKey } from '../enrollment/daemon-sealing-key';
@@ -63,6 +67,11 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   private readonly agentRequests: AgentRequestServer;
   private collector: WorkDirectoryCollector | undefined;
   private readonly workDirectoriesInUse = new Set<string>();
+  private readonly liveLeases = new LiveAttemptLeases();
+  /** How each run's process tree is contained (cgroup or marker), chosen once here. */
+  private readonly containments: RunContainments;
+  /** What runs of an earlier process of this daemon left is ended before the first claim. */
+  private leftoversSwept: Promise<void> = Promise.resolve();
 
   constructor(
     @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
@@ -74,6 +83,8 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     this.queue = new QueueClient(connection, config.DAEMON_ID);
     this.agentRequests = new AgentRequestServer({ socketPath: path.resolve(config.SWITCHYARD_HOME, 'agent-tools', 'daemon.sock'), logger });
     this.sealingKey = loadSealingKey({ seedFile: config.DAEMON_CURVE_SEED_FILE, home: path.resolve(config.SWITCHYARD_HOME) });
+    this.containments = createRunContainments({ mode: config.DAEMON_PROCESS_CONTAINMENT, scope: containmentScopeOf({ daemonId: config.DAEMON_ID, ownerId: this.ownerId() }) });
+    logger.info({ event: 'process_containment', mechanism: this.containments.mechanism, description: this.containments.description }, `run processes are contained by ${this.containments.description}`);
     this.notices = new DaemonNoticesRouter({
       connection,
       daemonId: config.DAEMON_ID,
@@ -86,6 +97,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    this.leftoversSwept = this.sweepLeftovers();
     // The slots open once the queue released this DAEMON_ID's previous attempts: claim then.
     this.stopListeningToSlots = this.slots.onOpened(() => this.requestClaim());
     this.outbox = await TaskMessageOutbox.open({ directory: path.resolve(this.config.SWITCHYARD_HOME, 'outbox'), connection: this.connection, logger: this.logger });
@@ -103,6 +115,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     this.collector.start();
     await this.registry.whenDetected();
     this.notices.start();
+    watchBusReconnects({ connection: this.connection, logger: this.logger, onReconnect: () => this.resumeAfterReconnect() });
     this.poll = setInterval(() => this.requestClaim(), SAFETY_POLL_MS);
     this.requestClaim();
   }
@@ -120,6 +133,18 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     await this.outbox?.stop();
   }
 
+  /**
+   * Back on the bus after a disconnect: every run in flight renews at once (the queue kept its
+   * attempt for the reconnect grace, or gave it up, and then the run stops), and only then does
+   * the daemon claim again, so a retry of a given-up attempt never runs beside the old run.
+   */
+  private async resumeAfterReconnect(): Promise<void> {
+    if (this.shutdown.signal.aborted) return;
+    const renewals = await this.liveLeases.renewAll();
+    this.logger.info({ event: 'bus_reconnected', liveAttempts: renewals }, `NATS link back: ${renewals.kept} live attempts kept, ${renewals.stop} given up by the queue (stopped), ${renewals.unanswered} unanswered`);
+    this.requestClaim();
+  }
+
   /** Coalesces nudges: one claim at a time, and one more if nudged meanwhile. */
   private requestClaim(): void {
     if (this.shutdown.signal.aborted) return;
@@ -132,7 +157,14 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     });
   }
 
+  /** A killed daemon's CLIs may outlive it (double-forked children do): they end before this process claims. */
+  private async sweepLeftovers(): Promise<void> {
+    const sweep = await this.containments.sweepLeftovers({ graceMs: 2_000 });
+    if (sweep.swept > 0) this.logger.warn({ event: 'leftover_run_processes_swept', ...sweep }, `ended ${sweep.swept} processes left by runs of an earlier daemon process`);
+  }
+
   private async claimOnce(): Promise<void> {
+    await this.leftoversSwept;
     const runtimes = this.registry.current().filter((runtime) => this.backends.supports(runtime));
     if (runtimes.length === 0 || this.slots.freeSlots === 0) return;
     const reply = await this.queue.send('task.claim', { daemonId: this.config.DAEMON_ID, runtimeIds: runtimes.map((runtime) => runtime.runtimeId), maxTasks: this.slots.freeSlots, sealingKey: this.sealingKey.publicKey });
@@ -169,6 +201,8 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
       backendFor: (target) => this.backends.backendFor(target),
       timeouts: { idleMs: this.config.DAEMON_IDLE_TIMEOUT_MS, toolBudgetMs: this.config.DAEMON_TOOL_BUDGET_MS, totalMs: this.config.DAEMON_RUN_TIMEOUT_MS },
       renewEveryMs: 10_000,
+      liveLeases: this.liveLeases,
+      containments: this.containments,
       sessionResolveTimeoutMs: this.config.DAEMON_SESSION_RESOLVE_TIMEOUT_MS,
       shutdown: runAbort.signal,
       callback: this.callback,

@@ -1,4 +1,4 @@
-import type { AgentRunTimeouts, Backend, McpArtefacts } from '@switchyard/agent-adapters/wing';
+import type { AgentRunTimeouts, Backend, McpArtefacts, RunContainments } from '@switchyard/agent-adapters/wing';
 import type { AgentMessage, ClaimedTask, RepositoryWorkResult, TaskFailureReason } from '@switchyard/contracts';
 import type { MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
@@ -6,6 +6,7 @@ import type { AgentTaskRegistration } from '../agent-requests';
 import type { AgentCallback } from '../exec-env';
 import type { TaskMessageOutbox } from '../outbox/task-message.outbox';
 import type { DetectedRuntime } from '../runtimes/runtime-detector';
+import type { LiveAttemptLeases } from './attempt-lease.keeper';
 import type { CancelNotices } from './daemon-notices.router';
 import type { QueueClient } from './queue.client';
 import type { TaskMessageWriter } from './task-message.writer';
@@ -31,6 +32,10 @@ export interface TaskRunnerDependencies {
   readonly runtimeEnvironmentFor: (runtime: DetectedRuntime, task: ClaimedTask, home: string) => Promise<Record<string, string>>;
   readonly backendFor: (runtime: DetectedRuntime) => Backend | undefined;
   readonly renewEveryMs: number;
+  /** Makes each run's process containment; none: only the CLI's process group is ended. */
+  readonly containments?: RunContainments;
+  /** Where each run's lease is listed while it lasts, for the renewals a reconnect sends at once. */
+  readonly liveLeases?: LiveAttemptLeases;
   /** How long a run waits for session-resume's answer before it starts fresh. */
   readonly sessionResolveTimeoutMs: number;
   /** Idle watchdog, tool budget and whole-run limit for every run. */

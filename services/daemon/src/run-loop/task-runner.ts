@@ -60,7 +60,13 @@ async function runPreparedTask(run: TaskRun): Promise<void> {
   }
   // Renewed from the claim: before the start each renewal pushes the start deadline out, so a slow
   // clone or a wait for a local directory keeps the claim; a renewal that says stop ends the preparation.
-  const lease = keepAttemptLease({ task, daemonId: dependencies.daemonId, queue: dependencies.queue, renewEveryMs: dependencies.renewEveryMs });
+  const lease = keepAttemptLease({
+    task,
+    daemonId: dependencies.daemonId,
+    queue: dependencies.queue,
+    renewEveryMs: dependencies.renewEveryMs,
+    ...(dependencies.liveLeases ? { live: dependencies.liveLeases } : {}),
+  });
   try {
     await startAndDrive(run, backend, lease);
   } finally {
@@ -167,6 +173,7 @@ async function driveRun(options: {
       launchArgs: [...(runtime.identity.profile?.fixedArgs ?? []), ...task.agent.extraArgs],
       timeouts: dependencies.timeouts,
       signal: dependencies.shutdown,
+      ...(dependencies.containments ? { containment: dependencies.containments.forRun() } : {}),
     });
   let session: AgentSession;
   try {
@@ -179,6 +186,9 @@ async function driveRun(options: {
   try {
     const result = await followWithFreshRetry({ run, lease, execute, current, resumeSessionId: prepared.resumeSessionId, cancelRequested: options.cancelRequested });
     if (!result) return undefined;
+    if (result.processSweep && result.processSweep.swept > 0) {
+      run.log.info({ event: 'run_processes_swept', ...result.processSweep }, `ended ${result.processSweep.swept} processes the run left behind (${result.processSweep.mechanism})`);
+    }
     // Token totals and the repositories' state go into the timeline for every outcome, so failed and cancelled runs count too.
     for (const usage of result.usage) await run.publishMessage({ type: 'usage', ...usage });
     const repositories = await run.repositories.summarise();

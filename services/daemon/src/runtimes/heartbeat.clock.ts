@@ -25,6 +25,11 @@ export class HeartbeatClock {
     this.timer = setInterval(() => this.tick(), this.options.intervalMs);
   }
 
+  /** A beat now, outside the interval (after a reconnect); skipped like a tick if one is in flight. */
+  beatNow(): void {
+    this.tick();
+  }
+
   /** Resolves once no beat is in flight. */
   async settled(): Promise<void> {
     await this.inFlight;

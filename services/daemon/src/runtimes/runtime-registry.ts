@@ -9,6 +9,7 @@ import { BUILT_IN_RUNTIME_IDENTITIES, type RuntimeIdentity } from './runtime-ide
 import { identityOfProfile, loadRuntimeProfiles } from './runtime-profiles.loader';
 import { RuntimePresencePublisher } from './runtime-presence.publisher';
 import { HeartbeatClock } from './heartbeat.clock';
+import { watchBusReconnects } from './bus-reconnects.watch';
 import { writeDetectionReport } from './detection-report.writer';
 import { SlotTracker } from './slot-tracker';
 import { mergeRuntimeProfiles } from './runtime-profiles.merge';
@@ -40,7 +41,7 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
   private readonly detected = new Promise<void>((resolve) => (this.detectedOnce = resolve));
 
   constructor(
-    @Inject(MESSAGING_CONNECTION) connection: MessagingConnection,
+    @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
     @Inject(DAEMON_CONFIG) private readonly config: DaemonConfig,
     @Inject(DAEMON_LOGGER) private readonly logger: JsonLogger,
     private readonly slots: SlotTracker,
@@ -71,6 +72,8 @@ export class RuntimeRegistry implements OnApplicationBootstrap, BeforeApplicatio
     await this.redetect();
     this.detectedOnce();
     this.heartbeats.start();
+    // Back from a disconnect: the queue hears at once that this daemon's runtimes are alive.
+    watchBusReconnects({ connection: this.connection, logger: this.logger, onReconnect: () => this.heartbeats.beatNow() });
     this.scheduleRedetect();
     process.on('SIGHUP', this.onHangup);
     // After the first detection, so its current value comes as a change like any later one.

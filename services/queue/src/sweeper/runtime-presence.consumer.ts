@@ -52,16 +52,23 @@ export class RuntimePresenceConsumer {
     if (ageMs > this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS) return;
     const arrivedAt = new Date();
     // The CTE reads the row as it was before this statement: the previous heartbeat's arrival. A
-    // runtime never changes daemon: a heartbeat for another daemon's runtime changes nothing.
+    // runtime never changes daemon: a heartbeat for another daemon's runtime changes nothing. A
+    // heartbeat after a silence longer than the offline window starts a new run of heartbeats
+    // (`online_since`): the sweeper gives a daemon back from a disconnect a full window to renew.
     const rows: Array<{ first: boolean; previous: Date | null }> = await this.dataSource.query(
       `with before as (select last_heartbeat_at, offline_since from runtime_presence where runtime_id = $1)
-       insert into runtime_presence (runtime_id, daemon_id, last_heartbeat_at, offline_since)
-       values ($1, $2, $3, null)
-       on conflict (runtime_id) do update set last_heartbeat_at = excluded.last_heartbeat_at, offline_since = null
+       insert into runtime_presence (runtime_id, daemon_id, last_heartbeat_at, offline_since, online_since)
+       values ($1, $2, $3, null, $3)
+       on conflict (runtime_id) do update set last_heartbeat_at = excluded.last_heartbeat_at, offline_since = null,
+         online_since = case
+           when runtime_presence.offline_since is not null
+             or runtime_presence.last_heartbeat_at < excluded.last_heartbeat_at - make_interval(secs => $4 / 1000.0)
+           then excluded.last_heartbeat_at
+           else runtime_presence.online_since end
          where runtime_presence.daemon_id = excluded.daemon_id
        returning (select last_heartbeat_at from before) as previous,
                  coalesce((select offline_since is not null from before), true) as first`,
-      [heartbeat.payload.runtimeId, daemonId, arrivedAt.toISOString()],
+      [heartbeat.payload.runtimeId, daemonId, arrivedAt.toISOString(), this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS],
     );
     const row = rows[0];
     if (!row) {

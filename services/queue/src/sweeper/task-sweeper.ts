@@ -9,7 +9,7 @@ import type { TaskCommand } from '../domain/task.commands';
 import type { Task } from '../domain/task.state';
 import { commandErrorCodeOf } from '../domain/task-refusal';
 import { runIdempotentCommand } from '../commands/run-idempotent-command';
-import { retryBackoffOf, type QueueConfig } from '../queue.config';
+import { overdueWindowsOf, retryBackoffOf, type QueueConfig } from '../queue.config';
 import { QUEUE_CONFIG, QUEUE_LOGGER } from '../queue.injection-keys';
 import { runtimesWithWorkFallenDue } from '../retry/due-retries.query';
 import { applyThenRetry } from '../retry/enqueue-retry';
@@ -18,7 +18,8 @@ import { findOverdueWork, markSilentRuntimesOffline, type OverdueTask } from './
 const SWEEP_BATCH = 500;
 
 /**
- * Nothing stuck (design §4.4): on every tick, attempts on silent runtimes fail `runtime_offline`,
+ * Nothing stuck (design §4.4): on every tick, attempts on runtimes silent past the reconnect grace
+ * fail `runtime_offline`,
  * missed start deadlines requeue, missed leases time out, expired queued work fails, and each
  * failure gets its retry. Every action is an idempotent command (`sweep:<kind>:<task>:<attempt>`),
  * so replicas sweeping at once apply each at most once. Work it puts back (a requeue, a retry)
@@ -97,14 +98,9 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
     }
     const judgeSilence = !this.natsDown && now.getTime() >= this.judgeSilenceFrom;
     if (judgeSilence) await markSilentRuntimesOffline(this.dataSource, { now, offlineAfterMs: this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS });
-    const overdue = (
-      await findOverdueWork(this.dataSource, {
-        now,
-        offlineAfterMs: this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS,
-        expireOfflineQueuedAfterMs: this.config.QUEUE_EXPIRE_OFFLINE_QUEUED_AFTER_MS,
-        limit: SWEEP_BATCH,
-      })
-    ).filter((item) => judgeSilence || item.kind === 'expired');
+    const overdue = (await findOverdueWork(this.dataSource, { now, windows: overdueWindowsOf(this.config), limit: SWEEP_BATCH })).filter(
+      (item) => judgeSilence || item.kind === 'expired',
+    );
     let changed = 0;
     for (const item of overdue) {
       if (await this.act(item, now)) changed += 1;
@@ -153,7 +149,7 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
           kind: 'runtime_offline',
           attempt: item.attempt,
           daemonId: item.daemonId ?? '',
-          message: `No heartbeat from the runtime for ${this.config.QUEUE_RUNTIME_OFFLINE_AFTER_MS} ms`,
+          message: `No heartbeat from the runtime for ${this.config.QUEUE_RECONNECT_GRACE_MS} ms: its daemon did not reconnect within the grace`,
         };
       case 'start_deadline':
         return { ...base, kind: 'timeout', attempt: item.attempt, timeout: 'start_deadline', limitMs: this.config.QUEUE_START_DEADLINE_MS };

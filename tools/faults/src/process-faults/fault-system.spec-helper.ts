@@ -1,4 +1,4 @@
-import { createCommand, subjects, type CommandPayloadOf, type TaskFailureReason } from '@switchyard/contracts';
+import { createCommand, subjects, type CommandPayloadOf, type CommandResultOf, type TaskFailureReason } from '@switchyard/contracts';
 import { isRetryableError, requestReply } from '@switchyard/messaging';
 import { processesWithEnvironment, sampleAgentSnapshot, startSystemProcesses, type ServiceChild, type SystemProcesses, type SystemService } from '@switchyard/testing';
 import { installSteadyClaude, steadyPrompt, type SteadyAgentBin, type SteadyScript } from './steady-agent.installer';
@@ -16,6 +16,8 @@ export const FAULT_QUEUE_ENV = {
   QUEUE_LEASE_MS: '15000',
   QUEUE_START_DEADLINE_MS: '5000',
   QUEUE_DEFAULT_MAX_ATTEMPTS: '3',
+  // A silent daemon's attempts are lost as soon as its runtime is offline, unless a scenario says otherwise.
+  QUEUE_RECONNECT_GRACE_MS: '3000',
 } as const;
 export const FAULT_TRANSCRIPT_ENV = { TRANSCRIPT_ACK_WAIT_MS: '2000' } as const;
 /** The workspace is that of the tasks enqueued here: a daemon refuses any other's. */
@@ -28,9 +30,12 @@ export interface FaultSystem {
   readonly runtimeId: string;
   /** The daemon process running now, if any. */
   daemon(): ServiceChild | undefined;
-  /** Starts the daemon (again): same DAEMON_ID, same SWITCHYARD_HOME, so its outbox carries over. */
-  startDaemon(): Promise<ServiceChild>;
-  enqueue(script: SteadyScript): Promise<string>;
+  /** Starts the daemon (again): same DAEMON_ID, same SWITCHYARD_HOME, so its outbox carries over; `env` over the defaults. */
+  startDaemon(env?: Readonly<Record<string, string>>): Promise<ServiceChild>;
+  /** A quick task running the script; `queuedTtlMs` makes it expire if not claimed in time. */
+  enqueue(script: SteadyScript, options?: { readonly queuedTtlMs?: number }): Promise<string>;
+  /** Cancels the task as a user would (through the queue's command); resolves once the queue took it. */
+  cancel(taskId: string): Promise<void>;
   tasks(): Promise<TaskRow[]>;
   /** Polls until `task_message` holds at least this many rows and runs are in flight: a moment mid-run. */
   waitForMidRun(rows: number): Promise<{ readonly rows: number; readonly running: number }>;
@@ -38,7 +43,16 @@ export interface FaultSystem {
   waitForAllTerminal(timeoutMs: number): Promise<TaskRow[]>;
   /** Polls until the table holds every row-producing message of the stream; returns the audit and how long it took. */
   waitForProjection(timeoutMs: number): Promise<{ readonly audit: TimelineAudit; readonly waitedMs: number }>;
-  judge(options: { readonly events: number; readonly allowedFailureReasons: readonly TaskFailureReason[] }): Promise<TaskTruthReport>;
+  /**
+   * Judges the tasks (all, or `only` these and their retries) against the stream: `events` is what
+   * each run's script emits, `cancelled` the tasks the scenario cancelled.
+   */
+  judge(options: {
+    readonly events: number;
+    readonly allowedFailureReasons: readonly TaskFailureReason[];
+    readonly cancelled?: readonly string[];
+    readonly only?: readonly string[];
+  }): Promise<TaskTruthReport>;
   /** Agent processes of these tasks still alive (they must exit with their daemon). */
   agentProcesses(taskIds: readonly string[]): number[];
   stop(): Promise<void>;
@@ -47,6 +61,8 @@ export interface FaultSystem {
 export async function startFaultSystem(options: {
   readonly daemonId: string;
   readonly natsUrl?: string;
+  /** The daemon's NATS (e.g. through a proxy a test cuts); the services keep `natsUrl`. */
+  readonly daemonNatsUrl?: string;
   /** The services' database (e.g. behind a proxy); the test reads `observerDatabaseUrl`. */
   readonly databaseUrl?: string;
   readonly observerDatabaseUrl?: string;
@@ -87,11 +103,15 @@ export async function startFaultSystem(options: {
     observerDatabaseUrl,
     runtimeId: `${options.daemonId}-claude-code`,
     daemon: () => daemon,
-    async startDaemon() {
-      daemon = await system.startDaemon({ daemonId: options.daemonId, env: { ...FAULT_DAEMON_ENV, DAEMON_PATH: `${bin.directory}:/usr/bin:/bin` } });
+    async startDaemon(env = {}) {
+      daemon = await system.startDaemon({
+        daemonId: options.daemonId,
+        env: { ...FAULT_DAEMON_ENV, DAEMON_PATH: `${bin.directory}:/usr/bin:/bin`, ...(options.daemonNatsUrl ? { NATS_URL: options.daemonNatsUrl } : {}), ...env },
+      });
       return daemon;
     },
-    async enqueue(script) {
+    async enqueue(script, enqueueOptions = {}) {
+      const expiresAt = enqueueOptions.queuedTtlMs === undefined ? null : new Date(Date.now() + enqueueOptions.queuedTtlMs).toISOString();
       const payload: CommandPayloadOf<'task.enqueue'> = {
         workspaceId: 'workspace-faults',
         agentId: 'agent-steady',
@@ -103,22 +123,13 @@ export async function startFaultSystem(options: {
         forceFreshSession: false,
         maxAttempts: null,
         fireAt: null,
-        expiresAt: null,
+        expiresAt,
+        ...(enqueueOptions.queuedTtlMs === undefined ? {} : { queuedTtlMs: enqueueOptions.queuedTtlMs }),
       };
-      const command = createCommand({ command: 'task.enqueue', payload });
-      // Like any client during a fault: the same request again until the queue answers (it applies it once).
-      const deadline = Date.now() + 90_000;
-      for (;;) {
-        const reply = await requestReply<unknown, { taskId: string }>(system.connection, { subject: subjects.command('task.enqueue'), data: command, requestId: command.requestId, timeoutMs: 10_000 }).catch(
-          (error: unknown) => {
-            if (!isRetryableError(error) || Date.now() > deadline) throw error;
-            return undefined;
-          },
-        );
-        if (reply?.ok) return reply.result.taskId;
-        if (reply && (!reply.error.retryable || Date.now() > deadline)) throw new Error(`enqueue refused: ${reply.error.message}`);
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
+      return (await sendUntilAnswered(system, 'task.enqueue', payload)).taskId;
+    },
+    async cancel(taskId) {
+      await sendUntilAnswered(system, 'task.cancel', { taskId, requestedBy: { kind: 'user', id: 'fault-suite' }, reason: 'the scenario cancels it' });
     },
     tasks,
     waitForMidRun: (rows) =>
@@ -147,8 +158,9 @@ export async function startFaultSystem(options: {
         throw error;
       }
     },
-    async judge({ events, allowedFailureReasons }) {
-      return judgeTasks({ tasks: await tasks(), messages: await readTaskMessages(system.connection), events, allowedFailureReasons });
+    async judge({ events, allowedFailureReasons, cancelled = [], only }) {
+      const judged = (await tasks()).filter((task) => !only || only.includes(task.task_id) || (task.retry_of_task_id !== null && only.includes(task.retry_of_task_id)));
+      return judgeTasks({ tasks: judged, messages: await readTaskMessages(system.connection), events, allowedFailureReasons, cancelled });
     },
     agentProcesses: (taskIds) => taskIds.flatMap((taskId) => processesWithEnvironment(`SWITCHYARD_TASK_ID=${taskId}`)),
     async stop() {
@@ -171,4 +183,22 @@ export async function keepTasksInFlight(options: { readonly system: FaultSystem;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return ids;
+}
+
+/** A service command, sent again with the same request id until the queue answers, as any client does during a fault. */
+async function sendUntilAnswered<TName extends 'task.enqueue' | 'task.cancel'>(system: SystemProcesses, command: TName, payload: CommandPayloadOf<TName>): Promise<CommandResultOf<TName>> {
+  const envelope = createCommand({ command, payload } as never) as { readonly requestId: string };
+  const subject = (subjects.command as (name: string) => string)(command);
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const reply = await requestReply<unknown, CommandResultOf<TName>>(system.connection, { subject, data: envelope, requestId: envelope.requestId, timeoutMs: 10_000 }).catch(
+      (error: unknown) => {
+        if (!isRetryableError(error) || Date.now() > deadline) throw error;
+        return undefined;
+      },
+    );
+    if (reply?.ok) return reply.result;
+    if (reply && (!reply.error.retryable || Date.now() > deadline)) throw new Error(`${command} refused: ${reply.error.message}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }

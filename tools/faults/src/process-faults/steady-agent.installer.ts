@@ -6,11 +6,13 @@ import path from 'node:path';
 export interface SteadyScript {
   readonly events: number;
   readonly intervalMs: number;
+  /** Also double-fork a `sleep` and start a `setsid` one, as agents' dev servers do. */
+  readonly escape?: boolean;
 }
 
 /** The prompt line the fixture reads its script from. */
 export function steadyPrompt(script: SteadyScript, label = 'Emit steadily'): string {
-  return `${label} [[steady events=${script.events} interval=${script.intervalMs}]]`;
+  return `${label} [[steady events=${script.events} interval=${script.intervalMs}${script.escape ? ' escape=1' : ''}]]`;
 }
 
 export interface SteadyAgentBin {

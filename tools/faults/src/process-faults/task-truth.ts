@@ -35,6 +35,8 @@ export function judgeTasks(options: {
   readonly messages: readonly StoredTaskMessage[];
   readonly events: number;
   readonly allowedFailureReasons: readonly TaskFailureReason[];
+  /** Tasks the scenario cancelled: they must end `cancelled`. */
+  readonly cancelled?: readonly string[];
 }): TaskTruthReport {
   const byTask = new Map<string, StoredTaskMessage[]>();
   for (const message of options.messages) byTask.set(message.taskId, [...(byTask.get(message.taskId) ?? []), message]);
@@ -55,7 +57,8 @@ export function judgeTasks(options: {
       const expected = isTransientFailureReason(reason) && task.attempt < task.max_attempts ? 1 : 0;
       if (retries !== expected) report.retriesMissing.push(`${describe}: ${retries} retries, expected ${expected}`);
     }
-    if (task.status === 'cancelled') report.unexplainedFailures.push(describe);
+    const cancelledByScenario = options.cancelled?.includes(task.task_id) ?? false;
+    if ((task.status === 'cancelled') !== cancelledByScenario && TERMINAL.includes(task.status)) report.unexplainedFailures.push(describe);
   }
   return report;
 }

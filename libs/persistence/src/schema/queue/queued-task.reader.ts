@@ -26,6 +26,14 @@ export interface QueuedTask {
   readonly expiresAt: Date | null;
   readonly terminalAt: Date | null;
   readonly updatedAt: Date;
+  /**
+   * For a live attempt: `reconnecting` while its runtime is judged offline (the attempt is kept for
+   * its reconnect grace: the daemon may come back and carry on), else `connected`; null when no
+   * attempt is live.
+   */
+  readonly connection: 'connected' | 'reconnecting' | null;
+  /** Since when the queue has judged a reconnecting attempt's runtime offline; null otherwise. */
+  readonly reconnectingSince: Date | null;
 }
 
 interface QueuedTaskRow {
@@ -50,11 +58,16 @@ interface QueuedTaskRow {
   expires_at: Date | null;
   terminal_at: Date | null;
   updated_at: Date;
+  reconnecting_since: Date | null;
+  live: boolean;
 }
 
 const COLUMNS = `task_id, workspace_id, status, agent_id, runtime_id, source_kind, issue_id, chat_session_id, priority, attempt,
   max_attempts, cancel_requested, failure_reason, retry_of_task_id, repositories, enqueued_at, fire_at, expires_at, terminal_at, updated_at,
-  to_char(enqueued_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as enqueued_at_key`;
+  to_char(enqueued_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as enqueued_at_key,
+  case when status in ('dispatched', 'waiting_local_directory', 'running')
+    then (select p.offline_since from runtime_presence p where p.runtime_id = agent_task_queue.runtime_id) end as reconnecting_since,
+  status in ('dispatched', 'waiting_local_directory', 'running') as live`;
 
 function taskOf(row: QueuedTaskRow): QueuedTask {
   return {
@@ -79,6 +92,8 @@ function taskOf(row: QueuedTaskRow): QueuedTask {
     expiresAt: row.expires_at,
     terminalAt: row.terminal_at,
     updatedAt: row.updated_at,
+    connection: row.live ? (row.reconnecting_since === null ? 'connected' : 'reconnecting') : null,
+    reconnectingSince: row.reconnecting_since,
   };
 }
 

@@ -38,6 +38,8 @@ function summaryOf(task: QueuedTask): TaskSummary {
     failureReason: task.failureReason,
     retryOfTaskId: task.retryOfTaskId,
     repositories: [...task.repositories],
+    connection: task.connection,
+    reconnectingSince: isoOrNull(task.reconnectingSince),
     enqueuedAt: isoOf(task.enqueuedAt),
     terminalAt: isoOrNull(task.terminalAt),
     updatedAt: isoOf(task.updatedAt),

@@ -87,6 +87,11 @@ export const taskSummarySchema = z.object({
   repositories: z
     .array(repositoryWorkResultSchema)
     .describe('Each repository of the work dir as the latest attempt that reported any left it (branch, commits, diff stat); empty until then'),
+  connection: z
+    .enum(['connected', 'reconnecting'])
+    .nullable()
+    .describe('For a live attempt: `reconnecting` while its daemon is silent and the attempt is kept for its reconnect grace, else `connected`; null when no attempt is live'),
+  reconnectingSince: timestampSchema.nullable().describe('When the queue judged the attempt’s runtime offline; null unless reconnecting'),
   enqueuedAt: timestampSchema,
   terminalAt: timestampSchema.nullable(),
   updatedAt: timestampSchema,

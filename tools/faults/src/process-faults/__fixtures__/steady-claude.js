@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A small Claude Code stand-in (stream-json) for the process-fault suite: after the prompt it emits
 // `events` assistant text messages, one every `interval` ms (paced by the clock), then a result.
-// The prompt carries the script: `[[steady events=<n> interval=<ms>]]`. It exits when its host goes
+// The prompt carries the script: `[[steady events=<n> interval=<ms>]]` (` escape=1` before the
+// closing brackets: it also leaves escaped processes behind, see `escape`). It exits when its host goes
 // away (stdin closed or stdout broken), so a SIGKILLed daemon leaves no agent behind.
 'use strict';
 const { createInterface } = require('node:readline');
@@ -21,9 +22,18 @@ lines.on('close', () => process.exit(0));
 lines.on('line', (line) => {
   if (started) return;
   started = true;
-  const match = /\[\[steady events=(\d+) interval=(\d+)\]\]/.exec(line);
+  const match = /\[\[steady events=(\d+) interval=(\d+)( escape=1)?\]\]/.exec(line);
+  if (match && match[3]) escape();
   void run({ events: Number(match ? match[1] : 10), intervalMs: Number(match ? match[2] : 10) });
 });
+
+// Leaves two processes behind the way agents' dev servers and watchers do: a `sleep` double-forked
+// out of a subshell (an orphan in this group) and a `setsid` one (an orphan in a session and group
+// of its own, beyond any signal to this group).
+function escape() {
+  const { spawn } = require('node:child_process');
+  spawn('/bin/sh', ['-c', '( sleep 600 & ) ; setsid sleep 601 &'], { stdio: 'ignore' });
+}
 
 async function run({ events, intervalMs }) {
   const sessionId = randomUUID();
