@@ -124,6 +124,23 @@ describe('queue: reconnect grace (real NATS + Postgres, short windows)', () => {
     expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued', 'task.claimed', 'task.started', 'task.timed_out', 'task.failed']);
   });
 
+  it('counts a claim as a sign of life: an attempt claimed before the returning daemon’s first heartbeat is recorded is not lost at once', async () => {
+    // Given a runtime last heard from longer ago than the grace (its daemon was away)
+    const runtimeId = `${DAEMON}-${uniqueNamespace('runtime')}`;
+    await client.heartbeat(runtimeId, DAEMON);
+    await client.query(`update runtime_presence set last_heartbeat_at = now() - interval '1 minute' where runtime_id = $1`, [runtimeId]);
+    const { taskId } = await client.expectOk('task.enqueue', enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') }));
+
+    // When the daemon, back, claims and starts before its heartbeat arrives
+    const { tasks } = await client.expectOk('task.claim', { daemonId: DAEMON, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
+    await client.expectOk('task.start', { taskId, attempt: tasks[0]!.attempt, daemonId: DAEMON, leaseToken: tasks[0]!.leaseToken, workDir: '/w', resumedSessionId: null });
+    await sleep(1_000);
+
+    // Then the sweeps since have left it running: its claim and start were its daemon's signs of life
+    expect((await taskOf(taskId)).status).toBe('running');
+    expect(await client.storedEventTypes(taskId)).toEqual(['task.enqueued', 'task.claimed', 'task.started']);
+  });
+
   it('fails an attempt runtime_offline only past the grace, retries it, and refuses the daemon that returns later', async () => {
     // Given a running attempt whose daemon is not heard again
     const { runtimeId, taskId, report } = await claimedTask({ started: true });

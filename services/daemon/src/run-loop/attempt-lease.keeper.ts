@@ -13,6 +13,8 @@ export interface AttemptLease {
   onStopRequested(stop: () => Promise<void>): () => void;
   /** One renewal now, outside the interval: after a reconnect, the queue hears at once that the run goes on. */
   renewNow(): Promise<RenewalOutcome>;
+  /** Why the queue refused a renewal for good (it gave the attempt up, e.g. past the reconnect grace); undefined while it has not. */
+  refusal(): { readonly code: string; readonly message: string } | undefined;
   end(): void;
 }
 
@@ -60,6 +62,7 @@ export function keepAttemptLease(options: {
   const { task } = options;
   let stop: (() => Promise<void>) | undefined;
   let stopRequested = false;
+  let refusal: { readonly code: string; readonly message: string } | undefined;
   const requestStop = async (): Promise<void> => {
     stopRequested = true;
     await stop?.();
@@ -69,6 +72,7 @@ export function keepAttemptLease(options: {
     try {
       const reply = await options.queue.send('task.renew', { taskId: task.taskId, attempt: task.attempt, daemonId: options.daemonId, leaseToken: task.leaseToken });
       outcome = reply.ok ? (reply.result.cancelRequested ? 'stop' : 'kept') : reply.error.retryable ? 'unanswered' : 'stop';
+      if (!reply.ok && !reply.error.retryable) refusal ??= { code: reply.error.code, message: reply.error.message };
     } catch {
       return 'unanswered';
     }
@@ -85,6 +89,7 @@ export function keepAttemptLease(options: {
       };
     },
     renewNow: renew,
+    refusal: () => refusal,
     end: () => {
       clearInterval(renewal);
       unlist();

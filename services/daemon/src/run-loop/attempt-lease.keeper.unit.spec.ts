@@ -97,6 +97,7 @@ describe('the attempt lease keeper', () => {
 
     expect(await live.renewAll()).toEqual({ kept: 1, stop: 1, unanswered: 0 });
     expect(stops).toEqual(['task-2']);
+    expect([kept.refusal(), givenUp.refusal()]).toEqual([undefined, { code: 'terminal_state', message: 'failed runtime_offline' }]);
     kept.end();
     givenUp.end();
     expect(live.size).toBe(0);

@@ -186,6 +186,11 @@ async function driveRun(options: {
   try {
     const result = await followWithFreshRetry({ run, lease, execute, current, resumeSessionId: prepared.resumeSessionId, cancelRequested: options.cancelRequested });
     if (!result) return undefined;
+    const refusal = lease.refusal();
+    if (refusal) {
+      // The queue ended this attempt without us (past the reconnect grace): what the agent did until the stop stays in its timeline.
+      await run.publishMessage({ type: 'notice', code: 'attempt_given_up', text: `The queue gave this attempt up while the daemon could not reach it (${refusal.code}: ${refusal.message}); the run was stopped when the daemon heard it.` });
+    }
     if (result.processSweep && result.processSweep.swept > 0) {
       run.log.info({ event: 'run_processes_swept', ...result.processSweep }, `ended ${result.processSweep.swept} processes the run left behind (${result.processSweep.mechanism})`);
     }

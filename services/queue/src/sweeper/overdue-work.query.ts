@@ -21,8 +21,11 @@ export interface OverdueWorkWindows {
 
 /**
  * Everything the sweeper must act on at `now` (the queue's clock, the same one its decisions use):
- * live attempts on runtimes silent past the reconnect grace, missed start deadlines and leases, and
- * queued work that expired or whose runtime has been gone too long.
+ * live attempts whose daemon has given no sign of life for the reconnect grace, missed start
+ * deadlines and leases, and queued work that expired or whose runtime has been gone too long. A
+ * sign of life is a heartbeat of the runtime, or the attempt's own claim or latest renewal (its
+ * start deadline or lease, less their window): a daemon that claims right after a reconnect, before
+ * its first heartbeat is recorded, is alive.
  *
  * A deadline is missed only by a daemon that could have kept it: one heard now (within the offline
  * window) and for at least that deadline's window since its heartbeats resumed (`online_since`). A
@@ -38,7 +41,10 @@ export async function findOverdueWork(dataSource: DataSource, options: { readonl
   const rows = await dataSource.query<Array<{ kind: OverdueKind; task_id: string; attempt: number; daemon_id: string | null }>>(
     `select 'runtime_offline' as kind, t.task_id, t.attempt, t.daemon_id
        from agent_task_queue t join runtime_presence p on p.runtime_id = t.runtime_id
-      where t.status in ('dispatched', 'waiting_local_directory', 'running') and p.last_heartbeat_at < $1::timestamptz - make_interval(secs => $3 / 1000.0)
+      where t.status in ('dispatched', 'waiting_local_directory', 'running')
+        and greatest(p.last_heartbeat_at,
+                     t.start_by - make_interval(secs => $4 / 1000.0),
+                     t.lease_expires_at - make_interval(secs => $5 / 1000.0)) < $1::timestamptz - make_interval(secs => $3 / 1000.0)
      union all
      select 'start_deadline', t.task_id, t.attempt, t.daemon_id
        from agent_task_queue t left join runtime_presence p on p.runtime_id = t.runtime_id

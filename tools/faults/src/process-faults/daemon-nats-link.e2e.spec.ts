@@ -113,7 +113,7 @@ describe('daemon cut off from NATS, and escaped agent processes', () => {
     const lostWhileAway = (await system.tasks()).filter((task) => runs.includes(task.task_id) && task.status === 'failed' && task.failure_reason === 'runtime_offline').length;
     await proxy!.restore();
     const restoredAt = performance.now();
-    await waitUntil('the old runs to stop', 60_000, async () => (system.agentProcesses(runs).length === 0 ? true : undefined));
+    await waitUntil('the old runs to stop', 60_000, () => Promise.resolve(system.agentProcesses(runs).length === 0 ? true : undefined));
     const oldRunsStoppedMs = Math.round(performance.now() - restoredAt);
 
     const rows = await waitForAllTerminal(180_000);
@@ -121,7 +121,7 @@ describe('daemon cut off from NATS, and escaped agent processes', () => {
     await expectTimelineExact();
     const storedAtEnd = await rowsOf(runs);
     process.stderr.write(
-      `\nnats-link-cut-past-grace: ${JSON.stringify({ cutMs: LONG_CUT_MS, graceMs: GRACE_MS, lostWhileAway, oldRunsStoppedAfterRestoreMs: oldRunsStoppedMs, seqAtCut: [...storedAtCut.values()], seqAtEnd: [...storedAtEnd.values()], tasks: rows.length })}\n`,
+      `\nnats-link-cut-past-grace: ${JSON.stringify({ cutMs: LONG_CUT_MS, graceMs: GRACE_MS, lostWhileAway, oldRunsStoppedAfterRestoreMs: oldRunsStoppedMs, seqAtCut: [...storedAtCut.values()], seqAtEnd: [...storedAtEnd.values()], endings: rows.filter((row) => !runs.includes(row.task_id)).map((row) => `${row.status}${row.failure_reason ? ` ${row.failure_reason}` : ''}`) })}\n`,
     );
 
     expect(lostWhileAway).toBe(runs.length);
@@ -130,9 +130,12 @@ describe('daemon cut off from NATS, and escaped agent processes', () => {
     for (const taskId of runs) {
       // What the agent said while the link was down reached the old attempt's timeline after it came back...
       expect(storedAtEnd.get(taskId)!).toBeGreaterThan(storedAtCut.get(taskId)!);
-      // ...and the run was stopped, not left to finish: fewer than all of its events.
+      // ...and the run was stopped, not left to finish: fewer than all of its events, and the timeline says why.
       expect(storedAtEnd.get(taskId)!).toBeLessThan(SPANS_LONG_CUT.events);
     }
+    const notices = await queryRows<{ task_id: string; content: string }>(system.observerDatabaseUrl, `select task_id, content from task_message where notice_code = 'attempt_given_up' and task_id = any($1)`, [runs]);
+    expect(notices.map((notice) => notice.task_id).sort()).toEqual([...runs].sort());
+    expect(notices[0]!.content).toMatch(/gave this attempt up while the daemon could not reach it \(terminal_state/);
     expect(truth).toEqual({ notTerminal: [], completedWithoutFullTimeline: [], timelineGaps: [], unexplainedFailures: [], retriesMissing: [] });
   }, 400_000);
 
@@ -149,9 +152,9 @@ describe('daemon cut off from NATS, and escaped agent processes', () => {
       await system.startDaemon({ DAEMON_PROCESS_CONTAINMENT: mechanism });
       const taskId = await system.enqueue({ events: 600, intervalMs: 100, escape: true });
       // The agent and both sleeps carry the run's environment.
-      const before = await waitUntil('the agent and its escaped children', 60_000, async () => {
+      const before = await waitUntil('the agent and its escaped children', 60_000, () => {
         const found = system.agentProcesses([taskId]);
-        return found.length >= 3 ? found.length : undefined;
+        return Promise.resolve(found.length >= 3 ? found.length : undefined);
       });
 
       await system.cancel(taskId);

@@ -187,7 +187,7 @@ export async function keepTasksInFlight(options: { readonly system: FaultSystem;
 
 /** A service command, sent again with the same request id until the queue answers, as any client does during a fault. */
 async function sendUntilAnswered<TName extends 'task.enqueue' | 'task.cancel'>(system: SystemProcesses, command: TName, payload: CommandPayloadOf<TName>): Promise<CommandResultOf<TName>> {
-  const envelope = createCommand({ command, payload } as never) as { readonly requestId: string };
+  const envelope = createCommand({ command, payload }) as { readonly requestId: string };
   const subject = (subjects.command as (name: string) => string)(command);
   const deadline = Date.now() + 90_000;
   for (;;) {

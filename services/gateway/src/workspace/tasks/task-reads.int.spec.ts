@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { separateAgentSecrets } from '@switchyard/contracts';
+import { separateAgentSecrets, uuidv7 } from '@switchyard/contracts';
 import { SECRET_SAMPLES } from '@switchyard/redaction';
 import { sampleAgentSnapshot } from '@switchyard/testing';
 import { GatewayTestKit, pluck, type TestWorkspace } from '../../gateway-test.spec-helper';
@@ -65,6 +65,8 @@ describe('task reads: list, detail, timeline, usage (real NATS + Postgres)', () 
         failureReason: 'agent_error',
         retryOfTaskId: null,
         repositories: [],
+        connection: null,
+        reconnectingSince: null,
         enqueuedAt: expect.any(String),
         terminalAt: expect.any(String),
         updatedAt: expect.any(String),
@@ -199,6 +201,29 @@ describe('task reads: list, detail, timeline, usage (real NATS + Postgres)', () 
         expect.objectContaining({ taskId: waiting, status: 'waiting_local_directory', repositories: [] }),
       ]);
       expect(idsOf(waitingOnly.body)).toEqual([waiting]);
+    });
+
+    it('shows a live attempt whose daemon went silent as reconnecting, in its grace, and every other task as it is', async () => {
+      // Given two running tasks on runtimes the queue heard from, one of them since judged offline, and a finished one on that runtime
+      const silentRuntime = `runtime-${uuidv7()}`;
+      const heardRuntime = `runtime-${uuidv7()}`;
+      const silent = await kit.insertTask({ workspaceId: alpha.id, status: 'running', enqueued: { agentId: 'agent-grace', runtimeId: silentRuntime } });
+      const heard = await kit.insertTask({ workspaceId: alpha.id, status: 'running', enqueued: { agentId: 'agent-grace', runtimeId: heardRuntime } });
+      const finished = await kit.insertTask({ workspaceId: alpha.id, status: 'completed', enqueued: { agentId: 'agent-grace', runtimeId: silentRuntime } });
+      const offlineSince = new Date('2026-12-03T10:00:00.000Z');
+      await kit.query(
+        `insert into runtime_presence (runtime_id, daemon_id, last_heartbeat_at, offline_since) values ($1, 'daemon-grace', $3, $3), ($2, 'daemon-grace', now(), null)`,
+        [silentRuntime, heardRuntime, offlineSince],
+      );
+
+      // When a client reads them
+      const list = await kit.as(alpha.token).get('/api/tasks?agentId=agent-grace');
+      const detail = await kit.as(alpha.token).get(`/api/tasks/${silent}`);
+
+      // Then only the silent one's live attempt is reconnecting, since the queue judged its runtime offline
+      const connections = Object.fromEntries((list.body.tasks as Array<{ taskId: string; connection: string | null; reconnectingSince: string | null }>).map((task) => [task.taskId, [task.connection, task.reconnectingSince]]));
+      expect(connections).toEqual({ [silent]: ['reconnecting', offlineSince.toISOString()], [heard]: ['connected', null], [finished]: [null, null] });
+      expect(detail.body).toMatchObject({ status: 'running', connection: 'reconnecting', reconnectingSince: offlineSince.toISOString() });
     });
 
     it('is a 404 for another workspace and for an unknown id', async () => {
