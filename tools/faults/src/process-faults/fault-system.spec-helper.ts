@@ -19,6 +19,12 @@ export const FAULT_QUEUE_ENV = {
   // A silent daemon's attempts are lost as soon as its runtime is offline, unless a scenario says otherwise.
   QUEUE_RECONNECT_GRACE_MS: '3000',
 } as const;
+/** The queue's settings: the defaults above under the scenario's; a longer offline window brings the grace along (it may not be shorter). */
+function faultQueueEnv(overrides: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const offline = overrides['QUEUE_RUNTIME_OFFLINE_AFTER_MS'] ?? FAULT_QUEUE_ENV.QUEUE_RUNTIME_OFFLINE_AFTER_MS;
+  return { ...FAULT_QUEUE_ENV, QUEUE_RECONNECT_GRACE_MS: String(Math.max(Number(FAULT_QUEUE_ENV.QUEUE_RECONNECT_GRACE_MS), Number(offline))), ...overrides };
+}
+
 export const FAULT_TRANSCRIPT_ENV = { TRANSCRIPT_ACK_WAIT_MS: '2000' } as const;
 /** The workspace is that of the tasks enqueued here: a daemon refuses any other's. */
 export const FAULT_DAEMON_ENV = { DAEMON_HEARTBEAT_INTERVAL_MS: '500', DAEMON_WORKSPACE_ID: 'workspace-faults' } as const;
@@ -77,7 +83,7 @@ export async function startFaultSystem(options: {
       services: options.services ?? ['queue', 'session-resume', 'transcript'],
       ...(options.natsUrl ? { natsUrl: options.natsUrl } : {}),
       ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
-      serviceEnv: { queue: { ...FAULT_QUEUE_ENV, ...options.queueEnv }, transcript: FAULT_TRANSCRIPT_ENV },
+      serviceEnv: { queue: faultQueueEnv(options.queueEnv), transcript: FAULT_TRANSCRIPT_ENV },
     });
   } catch (error) {
     await bin.remove();
