@@ -52,6 +52,40 @@ export const gatewayConfigSchema = databaseServiceConfigSchema(8080).extend({
    * with a warning, and agents' secrets do not survive a restart.
    */
   GATEWAY_SECRET_KEYS: secretKeysSettingSchema,
+  /**
+   * Where people reach this gateway (`https://switchyard.example.com`): invitation and sign-in links
+   * are made from it, and browser requests from its origin pass the CSRF origin check (the request's
+   * own Host always does). Unset: links are made from the request's Host.
+   */
+  GATEWAY_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  /** How long a browser session lasts from sign-in. */
+  GATEWAY_SESSION_TTL_MS: milliseconds(7 * 24 * 60 * 60_000),
+  /**
+   * The Secure flag of session cookies: `auto` sets it when the request came over HTTPS (directly,
+   * or `X-Forwarded-Proto: https` from the proxy in front), `true` always, `false` never.
+   */
+  GATEWAY_COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** How many workspaces one person may own (create); a bound on what one account can take. */
+  GATEWAY_MAX_OWNED_WORKSPACES: count(20),
+  /**
+   * The account GATEWAY_BOOTSTRAP_TOKEN belongs to: the first owner of workspace `default`. It has
+   * no password; `npm run admin -- sign-in-link` (or `npm start`) prints a one-time link for it.
+   */
+  GATEWAY_BOOTSTRAP_OWNER_EMAIL: z.email('must be an email address').default('owner@switchyard.local'),
+  /** How long a sign-in link or password-reset code from the admin command stays usable. */
+  GATEWAY_ONE_TIME_CODE_TTL_MS: milliseconds(30 * 60_000),
+  /** OpenID Connect sign-in (docs/architecture/people.md): all three set, or none. */
+  GATEWAY_OIDC_ISSUER: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  GATEWAY_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  GATEWAY_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** A verified email the provider vouches for, but no account has: create one (true), or refuse (false: people join by invitation). */
+  GATEWAY_OIDC_CREATE_ACCOUNTS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+}).refine((config) => [config.GATEWAY_OIDC_ISSUER, config.GATEWAY_OIDC_CLIENT_ID, config.GATEWAY_OIDC_CLIENT_SECRET].every((value) => value === undefined) || [config.GATEWAY_OIDC_ISSUER, config.GATEWAY_OIDC_CLIENT_ID, config.GATEWAY_OIDC_CLIENT_SECRET].every((value) => value !== undefined), {
+  path: ['GATEWAY_OIDC_ISSUER'],
+  message: 'set GATEWAY_OIDC_ISSUER, GATEWAY_OIDC_CLIENT_ID and GATEWAY_OIDC_CLIENT_SECRET together',
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

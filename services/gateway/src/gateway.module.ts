@@ -10,6 +10,7 @@ import { AutopilotWebhookModule, DaemonEnrollModule, REST_MODULES } from './edge
 import type { GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER, GATEWAY_SECRET_KEYRING } from './gateway.injection-keys';
 import { WorkspaceModule } from './workspace/workspace.module';
+import { AuditModule } from './workspace/audit/audit.module';
 
 /** The gateway's configuration, logger and secret keyring, visible to all its modules. */
 @Global()
@@ -42,7 +43,7 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig, logger: JsonLogger): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [GatewayContextModule.forRoot(config, logger), WorkspaceModule, AuthModule, LiveModule, AutopilotWebhookModule, DaemonEnrollModule, ...REST_MODULES],
+      imports: [GatewayContextModule.forRoot(config, logger), AuditModule, WorkspaceModule, AuthModule, LiveModule, AutopilotWebhookModule, DaemonEnrollModule, ...REST_MODULES],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_GUARD, useClass: BodyMediaTypeGuard },

@@ -72,7 +72,7 @@ function cleanEnvironment(): NodeJS.ProcessEnv {
 /** The identities of the CLIs `npm install` pins in tests/agent-clis. */
 const PINNED_IDENTITIES = ['claude-code', 'codex', 'copilot', 'gemini-cli', 'opencode', 'pi', 'qwen-code'];
 
-async function proveStackRunsAndStops(env: NodeJS.ProcessEnv, also?: (stack: RunningStack) => void | Promise<void>): Promise<void> {
+async function proveStackRunsAndStops(env: NodeJS.ProcessEnv, ...checks: Array<(stack: RunningStack) => void | Promise<void>>): Promise<void> {
   const stack = startStack(env);
   try {
     // The supervisor's own readiness deadline (60 s by default) bounds this wait.
@@ -86,7 +86,7 @@ async function proveStackRunsAndStops(env: NodeJS.ProcessEnv, also?: (stack: Run
     }
     // Its NATS is in operator mode: a client without credentials is refused.
     await expect(connectMessaging({ url: state.nats, name: 'anonymous', connectTimeoutMs: 2_000 })).rejects.toThrow(/authorization/i);
-    await also?.(stack);
+    for (const check of checks) await check(stack);
 
     stack.child.kill('SIGINT');
     expect(await stack.exited).toBe(0);
@@ -118,6 +118,17 @@ describe('npm start (local stack)', () => {
       expect(online.sort()).toEqual(PINNED_IDENTITIES);
       // The home is ignored by git wherever it is.
       expect(readFileSync(path.join(stack.home, '.gitignore'), 'utf8')).toContain('*');
+    }, async (stack) => {
+      // The first owner's one-time sign-in link, printed at start, signs in once.
+      await waitForOutput(stack, /sign in\s+http/, 30_000);
+      const link = /sign in\s+(http:\/\/\S+\/auth\/link\/syl_\S+)/.exec(stack.output)?.[1];
+      expect(link).toBeDefined();
+      const signedIn = await fetch(link!, { redirect: 'manual' });
+      expect(signedIn.status).toBe(303);
+      const cookie = signedIn.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+      const me = (await (await fetch(`${new URL(link!).origin}/api/me`, { headers: { cookie } })).json()) as { user: { email: string }; memberships: Array<{ workspaceId: string; role: string }> };
+      expect(me).toMatchObject({ user: { email: 'owner@switchyard.local' }, memberships: [{ workspaceId: 'default', role: 'owner' }] });
+      expect((await fetch(link!, { redirect: 'manual' })).status).toBe(401);
     });
     // The private nats-server and the embedded database are gone too: their stores are unlocked.
     const processes = execFileSync('ps', ['-eo', 'args']).toString();

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrapLocalBus, type Resource } from './local-bus';
 import { localDaemonEnrollment } from './local-daemon-enrollment';
+import { firstOwnerSignInLink } from './first-owner-sign-in';
 import { generateSecretKey, runMigrations, startEmbeddedDatabase } from '@switchyard/persistence';
 import { ConfigValidationError, PRIVATE_FILE_MODE, preparePrivateDirectory, prepareStateDirectory, redactConfig } from '@switchyard/service-kit';
 import { findFreePort, isPortFree } from './free-port';
@@ -100,6 +101,10 @@ async function main(): Promise<void> {
     say(`  ${'logs'.padEnd(15)} ${path.join(config.SWITCHYARD_HOME, 'logs')}/`);
     say(`  ${'api token'.padEnd(15)} ${path.join(config.SWITCHYARD_HOME, 'api-token')} (workspace default; \`npx yard runtime list\` finds it)`);
     for (const line of runtimeLines(config)) say(`  ${line}`);
+    const ownerEmail = process.env['GATEWAY_BOOTSTRAP_OWNER_EMAIL'] ?? 'owner@switchyard.local';
+    const signIn = await firstOwnerSignInLink({ distDirectory, databaseUrl: database.url, gatewayUrl, email: ownerEmail });
+    if ('link' in signIn) say(`  ${'sign in'.padEnd(15)} ${signIn.link} (${ownerEmail}, owner of default; good once for 30 min, then set a password)`);
+    else sayError(`no sign-in link for ${ownerEmail}: ${signIn.failed}`);
     say('press Ctrl-C to stop');
   } catch (error) {
     sayError(error instanceof Error ? error.message : String(error));

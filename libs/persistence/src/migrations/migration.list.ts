@@ -21,6 +21,7 @@ import { LocalDirectoryWait1795990400000 } from '../schema/queue/migrations/1795
 import { TimelineNotice1795990800000 } from '../schema/transcript/migrations/1795990800000-timeline-notice.migration';
 import { WorkspaceQueuedTaskTtl1795991500000 } from '../schema/gateway/migrations/1795991500000-workspace-queued-task-ttl.migration';
 import { RuntimeOnlineSince1795991600000 } from '../schema/queue/migrations/1795991600000-runtime-online-since.migration';
+import { People1795991700000 } from '../schema/gateway/migrations/1795991700000-people.migration';
 
 /**
  * Every migration of the system, oldest first: one schema history, applied by one runner before
@@ -50,4 +51,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   TimelineNotice1795990800000,
   WorkspaceQueuedTaskTtl1795991500000,
   RuntimeOnlineSince1795991600000,
+  People1795991700000,
 ];

@@ -43,7 +43,7 @@ export const TABLE_OWNERS: readonly TableOwner[] = [
   {
     name: 'gateway',
     folders: [schemaFolder('gateway'), 'services/gateway/src'],
-    tables: ['workspace', 'agent', 'api_token', 'runtime_profile', 'runtime_view', 'issue', 'issue_comment', 'chat_session', 'chat_message', 'task_trigger', 'autopilot', 'daemon_enrollment', 'enrolled_daemon', 'skill', 'skill_version', 'workspace_secret', 'project', 'project_repository'],
+    tables: ['workspace', 'agent', 'api_token', 'runtime_profile', 'runtime_view', 'issue', 'issue_comment', 'chat_session', 'chat_message', 'task_trigger', 'autopilot', 'daemon_enrollment', 'enrolled_daemon', 'skill', 'skill_version', 'workspace_secret', 'project', 'project_repository', 'app_user', 'user_identity', 'user_session', 'workspace_member', 'workspace_invitation', 'user_one_time_code', 'audit_event'],
     entities: [],
   },
 ];

@@ -131,6 +131,8 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     await this.collector?.stop();
     await this.agentRequests.stop();
     await this.outbox?.stop();
+    // Every run has ended and released its cgroup: the daemon's own cgroup folder goes too.
+    this.containments.close();
   }
 
   /**

@@ -3,34 +3,53 @@ import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import { returningRows } from '../../workspace/database/returning-rows';
 import { hashApiToken } from '../../workspace/tokens/api-token.codec';
-import type { ApiTokenCaller } from '../../workspace/common/caller';
+import type { MemberCaller } from '../../workspace/common/caller';
+import { isPermission, isRole } from '../../workspace/common/access.matrix';
 
-/** Resolves a presented API token to its caller; revoked and unknown tokens resolve to nothing. */
+/**
+ * Resolves a presented API token to its holder acting in the token's workspace, with the role they
+ * hold there now: one query. Revoked, expired and unknown tokens, tokens of a disabled account and
+ * of someone no longer a member resolve to nothing.
+ */
 @Injectable()
 export class ApiTokenVerifier {
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
 
-  async verify(token: string | undefined): Promise<ApiTokenCaller | undefined> {
+  async verify(token: string | undefined): Promise<MemberCaller | undefined> {
     if (!token) return undefined;
     // An UPDATE through TypeORM answers [rows, count]; returningRows yields the rows themselves.
-    const rows = await returningRows<{ id: string; workspace_id: string }>(
+    const rows = await returningRows<{ id: string; workspace_id: string; user_id: string; scopes: string[] | null; role: string }>(
       this.dataSource,
-      `update api_token set last_used_at = now()
-        where token_hash = $1 and revoked_at is null
-        returning id, workspace_id`,
+      `update api_token t set last_used_at = now()
+         from workspace_member m, app_user u
+        where t.token_hash = $1 and t.revoked_at is null and (t.expires_at is null or t.expires_at > now())
+          and m.workspace_id = t.workspace_id and m.user_id = t.user_id and u.id = t.user_id and u.disabled_at is null
+        returning t.id, t.workspace_id, t.user_id, t.scopes, m.role`,
       [hashApiToken(token)],
     );
     const row = rows[0];
-    return row ? { kind: 'api_token', workspaceId: row.workspace_id, tokenId: row.id } : undefined;
+    if (!row || !isRole(row.role)) return undefined;
+    return {
+      kind: 'member',
+      workspaceId: row.workspace_id,
+      userId: row.user_id,
+      role: row.role,
+      credential: { kind: 'api_token', tokenId: row.id, scopes: row.scopes === null ? null : row.scopes.filter(isPermission) },
+    };
   }
 
   /**
-   * Which of these token hashes still belong to a token that is not revoked: one query for every
-   * open live connection. By hash, not id: a bootstrap token configured afresh keeps its id.
+   * Which of these token hashes still belong to a usable token (not revoked, not expired, its
+   * holder still a member): one query for every open live connection. By hash, not id: a bootstrap
+   * token configured afresh keeps its id.
    */
   async activeTokenHashes(tokenHashes: readonly string[]): Promise<Set<string>> {
     if (tokenHashes.length === 0) return new Set();
-    const rows = await this.dataSource.query<Array<{ token_hash: string }>>(`select token_hash from api_token where token_hash = any($1::text[]) and revoked_at is null`, [[...tokenHashes]]);
+    const rows = await this.dataSource.query<Array<{ token_hash: string }>>(
+      `select t.token_hash from api_token t join workspace_member m on m.workspace_id = t.workspace_id and m.user_id = t.user_id
+        where t.token_hash = any($1::text[]) and t.revoked_at is null and (t.expires_at is null or t.expires_at > now())`,
+      [[...tokenHashes]],
+    );
     return new Set(rows.map((row) => row.token_hash));
   }
 }

@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { GatewayTestKit } from '../../gateway-test.spec-helper';
 import { connectLiveClient } from '../live/live-client.spec-helper';
+import { TEST_PASSWORD, signUpMember } from '../../people-test.spec-helper';
 
 const LIMIT = 10;
 // Short, so the test can wait it out; far longer than the 300 local requests below take.
@@ -85,4 +86,16 @@ describe('failed authentication is rate limited per client address (real NATS + 
 
     expect(await browser.closedWith).toEqual({ code: 4429, reason: expect.stringMatching(/^too many failed authentications; retry in \d+ s$/) });
   });
+
+  it('counts wrong passwords like bad tokens: past the limit a sign-in is 429, even with the right password', async () => {
+    // Wait out the window the cases above filled.
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1_000));
+    const member = await signUpMember(kit, await kit.workspace('Limits'), 'member');
+    const signIn = (password: string) => fetch(`${kit.gateway.url}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: member.email, password }) });
+    const statuses: number[] = [];
+    for (let index = 0; index <= LIMIT; index++) statuses.push((await signIn(`guess number ${index} of many`)).status);
+    expect(statuses).toEqual([...Array<number>(LIMIT).fill(401), 429]);
+    const right = await signIn(TEST_PASSWORD);
+    expect([right.status, right.headers.get('retry-after')]).toEqual([429, expect.stringMatching(/^\d+$/)]);
+  }, 30_000);
 });

@@ -1,5 +1,5 @@
 import { applyDecorators, type INestApplication } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiQuery, ApiResponse, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCookieAuth, ApiBody, ApiQuery, ApiResponse, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { z } from 'zod';
 import { API_ERROR_CODES, type ApiErrorCode } from '../../workspace/common/api-error';
@@ -67,19 +67,24 @@ export function ApiQueryFrom(schema: z.ZodObject): MethodDecorator {
   );
 }
 
-/** Every REST route takes `Authorization: Bearer <API token>`. */
+/** Every REST route takes `Authorization: Bearer <API token>` (and a signed-in session's cookie, with its CSRF header). */
 export const ApiTokenAuth = (): ClassDecorator & MethodDecorator => ApiBearerAuth('api-token');
+
+/** Routes only a browser session may call (the session cookie, with its `X-CSRF-Token`). */
+export const ApiSessionAuth = (): ClassDecorator & MethodDecorator => ApiCookieAuth('session');
 
 /** Serves the OpenAPI document of the given modules' controllers at `/api/docs` (UI) and `/api/docs-json`. */
 export function setUpOpenApi(app: INestApplication, modules: ReadonlyArray<new (...args: never[]) => unknown>): void {
   const config = new DocumentBuilder()
     .setTitle('Switchyard API')
     .setDescription(
-      'REST API of the Switchyard gateway. Every route is scoped to the workspace of the API token; ' +
-        'errors are `{ "error": { "code", "message", "details"? } }`.',
+      'REST API of the Switchyard gateway. A personal API token acts in its own workspace; a signed-in session (cookie `switchyard_session`, ' +
+        'with `X-CSRF-Token` on unsafe methods) in the one `X-Switchyard-Workspace` names. Every route needs a permission of the role matrix ' +
+        '(docs/architecture/people.md). Errors are `{ "error": { "code", "message", "details"? } }`.',
     )
     .setVersion('0.1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API token: `sy_...`' }, 'api-token')
+    .addCookieAuth('switchyard_session', { type: 'apiKey', in: 'cookie', name: 'switchyard_session', description: 'A signed-in session (POST /api/auth/sign-in)' }, 'session')
     .build();
   const document = SwaggerModule.createDocument(app, config, { include: [...modules] });
   SwaggerModule.setup(OPENAPI_UI_PATH, app, document, { jsonDocumentUrl: OPENAPI_JSON_PATH, yamlDocumentUrl: 'api/docs-yaml' });

@@ -1,5 +1,7 @@
 import type { JsonLogger } from '@switchyard/service-kit';
+import type { LiveCredential } from '../auth/caller.authenticator';
 import type { ApiTokenVerifier } from '../auth/api-token.verifier';
+import type { SessionsRepository } from '../../workspace/people/sessions.repository';
 import type { TokenRevocations } from '../auth/token-revocations';
 import type { LiveConnection } from './live.connection';
 
@@ -7,6 +9,7 @@ export interface LiveTokenWatchOptions {
   /** The open connections, at the moment of asking. */
   readonly connections: () => Iterable<LiveConnection>;
   readonly verifier: ApiTokenVerifier;
+  readonly sessions: Pick<SessionsRepository, 'liveSessionIds'>;
   readonly revocations: TokenRevocations;
   readonly recheckMs: number;
   readonly logger: JsonLogger;
@@ -29,7 +32,8 @@ export class LiveTokenWatch {
   start(): void {
     this.stopListening = this.options.revocations.onRevoked((tokenId) => {
       for (const connection of this.options.connections()) {
-        if (connection.credential?.tokenId === tokenId) this.close(connection, 'revoked on this gateway');
+        const credential = connection.credential;
+        if (credential?.kind === 'api_token' && credential.tokenId === tokenId) this.close(connection, 'revoked on this gateway');
       }
     });
     this.timer = setInterval(() => void this.recheck(), this.options.recheckMs);
@@ -47,12 +51,17 @@ export class LiveTokenWatch {
     try {
       const authenticated = [...this.options.connections()].filter((connection) => connection.credential !== undefined);
       if (authenticated.length === 0) return;
-      const checked = new Set(authenticated.map((connection) => connection.credential!.tokenHash));
-      const active = await this.options.verifier.activeTokenHashes([...checked]);
+      const keyOf = (credential: LiveCredential): string => (credential.kind === 'api_token' ? `token:${credential.tokenHash}` : `session:${credential.sessionId}`);
+      const credentials = authenticated.map((connection) => connection.credential!);
+      const tokenHashes = credentials.flatMap((credential) => (credential.kind === 'api_token' ? [credential.tokenHash] : []));
+      const sessionIds = credentials.flatMap((credential) => (credential.kind === 'session' ? [credential.sessionId] : []));
+      const [activeTokens, liveSessions] = await Promise.all([this.options.verifier.activeTokenHashes(tokenHashes), this.options.sessions.liveSessionIds(sessionIds)]);
+      const live = new Set([...[...activeTokens].map((hash) => `token:${hash}`), ...[...liveSessions].map((id) => `session:${id}`)]);
+      const checked = new Set(credentials.map(keyOf));
       for (const connection of authenticated) {
         // A connection that authenticated anew meanwhile (another auth frame) was not part of this check.
-        const tokenHash = connection.credential?.tokenHash;
-        if (tokenHash !== undefined && checked.has(tokenHash) && !active.has(tokenHash)) this.close(connection, 'revoked (recheck)');
+        const credential = connection.credential;
+        if (credential !== undefined && checked.has(keyOf(credential)) && !live.has(keyOf(credential))) this.close(connection, 'revoked (recheck)');
       }
     } catch (error) {
       this.options.logger.warn({ event: 'live_token_recheck_failed', err: error }, 'live token recheck failed; connections stay open until the next one');
@@ -62,7 +71,8 @@ export class LiveTokenWatch {
   }
 
   private close(connection: LiveConnection, how: string): void {
-    this.options.logger.info({ event: 'live_token_revoked', tokenId: connection.credential?.tokenId, how }, 'live connection closed: its token was revoked');
+    const credential = connection.credential;
+    this.options.logger.info({ event: 'live_token_revoked', credential: credential?.kind === 'api_token' ? { tokenId: credential.tokenId } : credential, how }, 'live connection closed: its token was revoked');
     connection.revoke();
   }
 }

@@ -4,8 +4,8 @@ import type { AgentMessage } from '@switchyard/contracts';
 import type { MessagingConnection } from '@switchyard/messaging';
 import { workspaceOfTask } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
-import type { ApiTokenAuthenticator, TokenCredential } from '../auth/api-token.authenticator';
-import type { Caller } from '../../workspace/common/caller';
+import type { CallerAuthenticator, LiveCredential } from '../auth/caller.authenticator';
+import { callerHolds, type Caller } from '../../workspace/common/caller';
 import { clientFrameSchema, LIVE_CLOSE_CODES, type ClientFrame, type ServerFrame } from './live.frames';
 import { TaskFeed } from './task.feed';
 import type { WorkspaceFeedHub } from './workspace-feed.hub';
@@ -14,7 +14,7 @@ import { textOfFrame } from './ws-frame.text';
 export interface LiveConnectionDependencies {
   readonly connection: MessagingConnection;
   readonly dataSource: DataSource;
-  readonly authenticator: ApiTokenAuthenticator;
+  readonly authenticator: CallerAuthenticator;
   readonly workspaceFeed: WorkspaceFeedHub;
   readonly sanitize: (message: AgentMessage) => AgentMessage;
   readonly logger: JsonLogger;
@@ -24,7 +24,7 @@ export interface LiveConnectionDependencies {
 /** Who a socket is, once authenticated: the caller and the token it proved it with. */
 export interface LiveIdentity {
   readonly caller: Caller;
-  readonly credential: TokenCredential;
+  readonly credential: LiveCredential;
 }
 
 /**
@@ -35,7 +35,7 @@ export interface LiveIdentity {
  */
 export class LiveConnection {
   private caller: Caller | undefined;
-  private tokenCredential: TokenCredential | undefined;
+  private tokenCredential: LiveCredential | undefined;
   private readonly feeds = new Map<string, TaskFeed>();
   private stopWorkspaceFeed: (() => void) | undefined;
   private readonly authTimer: NodeJS.Timeout;
@@ -58,7 +58,7 @@ export class LiveConnection {
   }
 
   /** The token this socket authenticated with; undefined until it has. */
-  get credential(): TokenCredential | undefined {
+  get credential(): LiveCredential | undefined {
     return this.tokenCredential;
   }
 
@@ -87,6 +87,10 @@ export class LiveConnection {
     if (frame.type === 'ping') return this.send({ type: 'pong' });
     if (frame.type === 'auth') return this.authenticate(frame.token);
     if (!this.caller) return this.send({ type: 'error', code: 'unauthenticated', message: 'send an auth frame first' });
+    // Every live frame reads tasks: a token whose scopes leave that out reads nothing here either.
+    if (this.caller.kind === 'member' && !callerHolds(this.caller, 'tasks:read')) {
+      return this.send({ type: 'error', code: 'token_scope_insufficient', message: 'this API token’s scopes do not include tasks:read' });
+    }
     switch (frame.type) {
       case 'subscribe':
         return this.subscribe(this.caller, frame.taskId, frame.afterSeq);

@@ -49,6 +49,8 @@ export const LIVE_ERROR_CODES = {
   not_found: 'not_found',
   too_many_subscriptions: 'too_many_subscriptions',
   feed_failed: 'feed_failed',
+  /** The credential (a scoped API token) may not read tasks (`tasks:read`). */
+  token_scope_insufficient: 'token_scope_insufficient',
 } as const;
 export type LiveErrorCode = keyof typeof LIVE_ERROR_CODES;
 

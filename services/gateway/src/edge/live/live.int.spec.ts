@@ -15,7 +15,10 @@ describe('gateway live WebSocket (real NATS + Postgres)', () => {
 
   beforeAll(async () => {
     await bed.database.query(`insert into workspace (id, name) values ('other', 'Other')`);
-    await bed.database.query(`insert into api_token (id, workspace_id, name, token_hash) values ('other-token', 'other', 'other', $1)`, [hashApiToken(OTHER_TOKEN)]);
+    // A member of another workspace, with a token there.
+    await bed.database.query(`insert into app_user (id, email, display_name) values ('user-other', 'other@example.com', 'Other')`);
+    await bed.database.query(`insert into workspace_member (workspace_id, user_id, role) values ('other', 'user-other', 'owner')`);
+    await bed.database.query(`insert into api_token (id, workspace_id, user_id, name, token_hash) values ('other-token', 'other', 'user-other', 'other', $1)`, [hashApiToken(OTHER_TOKEN)]);
   });
 
   /** The daemon whose run publishes the timelines here. */

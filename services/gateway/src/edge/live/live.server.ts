@@ -9,8 +9,12 @@ import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import type { GatewayConfig } from '../../gateway.config';
 import { bearerTokenOf } from '../../workspace/tokens/api-token.codec';
-import { ApiTokenAuthenticator, type Authentication } from '../auth/api-token.authenticator';
+import { CallerAuthenticator, type Authentication } from '../auth/caller.authenticator';
 import { ApiTokenVerifier } from '../auth/api-token.verifier';
+import { csrfRefusal } from '../auth/csrf.check';
+import { SESSION_COOKIE, cookiesOf } from '../auth/session.cookies';
+import { ApiError } from '../../workspace/common/api-error';
+import { SessionsRepository } from '../../workspace/people/sessions.repository';
 import { TokenRevocations } from '../auth/token-revocations';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from '../../gateway.injection-keys';
 import { LiveConnection, type LiveConnectionDependencies } from './live.connection';
@@ -35,19 +39,22 @@ export class LiveServer implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly connections = new Set<LiveConnection>();
   private readonly workspaceFeed: WorkspaceFeedHub;
   private readonly tokenWatch: LiveTokenWatch;
+  private readonly publicUrl: string | undefined;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly authenticator: ApiTokenAuthenticator,
+    private readonly authenticator: CallerAuthenticator,
     verifier: ApiTokenVerifier,
     revocations: TokenRevocations,
     @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
     @Inject(GATEWAY_LOGGER) private readonly logger: JsonLogger,
+    sessions: SessionsRepository,
   ) {
+    this.publicUrl = config.GATEWAY_PUBLIC_URL;
     this.workspaceFeed = new WorkspaceFeedHub(connection, dataSource, logger);
-    this.tokenWatch = new LiveTokenWatch({ connections: () => this.connections, verifier, revocations, recheckMs: config.GATEWAY_LIVE_TOKEN_RECHECK_MS, logger });
+    this.tokenWatch = new LiveTokenWatch({ connections: () => this.connections, verifier, sessions, revocations, recheckMs: config.GATEWAY_LIVE_TOKEN_RECHECK_MS, logger });
   }
 
   onApplicationBootstrap(): void {
@@ -71,15 +78,42 @@ export class LiveServer implements OnApplicationBootstrap, BeforeApplicationShut
     await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
   }
 
+  /**
+   * A browser's session: its origin must be this gateway's (no other site's page may open a socket
+   * with the cookie), and it acts in the workspace `?workspace=` names (or its only one).
+   */
+  private async sessionAuthentication(request: IncomingMessage, sessionToken: string): Promise<Authentication> {
+    const checked = await this.authenticator.authenticateSession({ token: sessionToken, clientAddress: request.socket.remoteAddress });
+    if (checked.outcome !== 'accepted') return checked;
+    const refusal = csrfRefusal({ request: { method: 'GET', headers: request.headers }, session: checked.value, publicUrl: this.publicUrl });
+    if (refusal) throw refusal;
+    const workspaceId = new URL(request.url ?? '/', 'http://gateway').searchParams.get('workspace') ?? undefined;
+    const caller = await this.authenticator.memberOf({ session: checked.value, workspaceId });
+    return { outcome: 'accepted', caller, credential: { kind: 'session', sessionId: checked.value.sessionId } };
+  }
+
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     if (new URL(request.url ?? '/', 'http://gateway').pathname !== LIVE_PATH) {
       socket.destroy();
       return;
     }
-    // A bad header token is refused at once; no header means the client authenticates in a frame.
+    // A bad header token is refused at once; a browser brings its session cookie; with neither the
+    // client authenticates in a frame.
     const clientAddress = request.socket.remoteAddress;
     const headerToken = bearerTokenOf(request.headers.authorization);
-    const authentication = headerToken ? await this.authenticator.authenticate({ token: headerToken, clientAddress }) : undefined;
+    const sessionToken = cookiesOf(request.headers.cookie)[SESSION_COOKIE];
+    let authentication: Authentication | undefined;
+    try {
+      authentication = headerToken
+        ? await this.authenticator.authenticate({ token: headerToken, clientAddress })
+        : sessionToken
+          ? await this.sessionAuthentication(request, sessionToken)
+          : undefined;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      refuseUpgradeWith(socket, error);
+      return;
+    }
     if (authentication && authentication.outcome !== 'accepted') {
       refuseUpgrade(socket, authentication);
       return;
@@ -94,6 +128,12 @@ export class LiveServer implements OnApplicationBootstrap, BeforeApplicationShut
       client.on('close', () => this.connections.delete(connection));
     });
   }
+}
+
+/** An HTTP answer with an API error instead of the upgrade. */
+function refuseUpgradeWith(socket: Duplex, error: ApiError): void {
+  const status = `${error.status} ${error.status === 403 ? 'Forbidden' : error.status === 400 ? 'Bad Request' : 'Unauthorized'}`;
+  socket.end([`HTTP/1.1 ${status}`, 'Content-Type: application/json', 'Connection: close', '', JSON.stringify({ error: { code: error.code, message: error.message } })].join('\r\n'));
 }
 
 /** An HTTP answer instead of the upgrade, in the REST API's error shape. */

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import { CurrentCaller, Requires } from '../auth/access.decorators';
+import { AccessGuard } from '../auth/access.guard';
 import type { Caller } from '../../workspace/common/caller';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiNoContentResponse, ApiQueryFrom, ApiTokenAuth } from '../http/openapi';
 import { parseInput } from '../http/parse-input';
@@ -10,7 +11,7 @@ import { AgentsService } from '../../workspace/agents/agents.service';
 
 @ApiTags('agents')
 @ApiTokenAuth()
-@UseGuards(ApiTokenGuard)
+@UseGuards(AccessGuard)
 @Controller('api/agents')
 export class AgentsController {
   constructor(
@@ -23,6 +24,7 @@ export class AgentsController {
   @ApiQueryFrom(agentListQuerySchema)
   @ApiJsonResponse(200, agentListSchema, 'The agents, by name')
   @ApiErrorResponses('validation_failed')
+  @Requires('agents:read')
   async list(@CurrentCaller() caller: Caller, @Query() query: unknown): Promise<{ agents: AgentView[] }> {
     const { includeArchived } = parseInput(agentListQuerySchema, query, { location: 'query' });
     return { agents: await this.agents.list(caller.workspaceId, { includeArchived: includeArchived === 'true' }) };
@@ -34,6 +36,7 @@ export class AgentsController {
   @ApiJsonBody(createAgentSchema)
   @ApiJsonResponse(201, agentViewSchema, 'The agent (secrets masked)')
   @ApiErrorResponses('validation_failed', 'blocked_environment_key', 'unknown_runtime', 'agent_name_taken')
+  @Requires('agents:manage')
   create(@CurrentCaller() caller: Caller, @Body() body: unknown): Promise<AgentView> {
     return this.agents.create(caller.workspaceId, parseInput(createAgentSchema, body, { location: 'body' }));
   }
@@ -42,6 +45,7 @@ export class AgentsController {
   @ApiOperation({ summary: 'One agent, archived ones included (secrets masked)' })
   @ApiJsonResponse(200, agentViewSchema, 'The agent')
   @ApiErrorResponses('not_found')
+  @Requires('agents:read')
   find(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<AgentView> {
     return this.agents.find(caller.workspaceId, id);
   }
@@ -51,6 +55,7 @@ export class AgentsController {
   @ApiJsonBody(updateAgentSchema)
   @ApiJsonResponse(200, agentViewSchema, 'The agent after the change')
   @ApiErrorResponses('validation_failed', 'blocked_environment_key', 'unknown_runtime', 'not_found', 'agent_name_taken', 'agent_archived')
+  @Requires('agents:manage')
   update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: unknown): Promise<AgentView> {
     return this.agents.update(caller.workspaceId, id, parseInput(updateAgentSchema, body, { location: 'body' }));
   }
@@ -60,6 +65,7 @@ export class AgentsController {
   @ApiOperation({ summary: 'Archive an agent (idempotent): it leaves the list and takes no new tasks; its unfinished tasks are cancelled, the others kept' })
   @ApiNoContentResponse('Archived')
   @ApiErrorResponses('not_found', 'queue_unavailable', 'queue_error')
+  @Requires('agents:manage')
   async archive(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
     // Archived first, so no new task starts; a failed cancel (503) is finished by a retry.
     await this.agents.archive(caller.workspaceId, id);

@@ -1,3 +1,4 @@
+import { Public } from '../auth/access.decorators';
 import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { AcceptsBodyTypes } from '../http/body-media-type.guard';
 import { parseInput } from '../http/parse-input';
@@ -16,6 +17,7 @@ export class AutopilotWebhookController {
   constructor(private readonly autopilots: AutopilotsService) {}
 
   @Post(':id/webhook')
+  @Public('the autopilot’s webhook secret (X-Switchyard-Webhook-Secret) is its credential')
   @HttpCode(202)
   @AcceptsBodyTypes('json', 'form')
   webhook(

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import { CurrentCaller, Requires } from '../auth/access.decorators';
+import { AccessGuard } from '../auth/access.guard';
 import type { Caller } from '../../workspace/common/caller';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiNoContentResponse, ApiTokenAuth } from '../http/openapi';
 import { parseInput } from '../http/parse-input';
@@ -31,7 +32,7 @@ export const FiringIdempotencyKeyHeader = (): MethodDecorator =>
 
 @ApiTags('autopilots')
 @ApiTokenAuth()
-@UseGuards(ApiTokenGuard)
+@UseGuards(AccessGuard)
 @Controller('api/autopilots')
 export class AutopilotsController {
   constructor(private readonly autopilots: AutopilotsService) {}
@@ -40,6 +41,7 @@ export class AutopilotsController {
   @ApiOperation({ summary: 'Autopilots of the caller’s workspace, newest first' })
   @ApiJsonResponse(200, autopilotListSchema, 'The autopilots')
   @ApiErrorResponses()
+  @Requires('autopilots:read')
   async list(@CurrentCaller() caller: Caller): Promise<{ autopilots: AutopilotView[] }> {
     return { autopilots: await this.autopilots.list(caller.workspaceId) };
   }
@@ -50,6 +52,7 @@ export class AutopilotsController {
   @ApiJsonBody(createAutopilotSchema)
   @ApiJsonResponse(201, createdAutopilotSchema, 'The autopilot and its webhook secret')
   @ApiErrorResponses('validation_failed', 'agent_archived', 'autopilot_name_taken')
+  @Requires('autopilots:manage')
   create(@CurrentCaller() caller: Caller, @Body() body: unknown): Promise<CreatedAutopilot> {
     return this.autopilots.create(caller.workspaceId, parseInput(createAutopilotSchema, body, { location: 'body' }));
   }
@@ -58,6 +61,7 @@ export class AutopilotsController {
   @ApiOperation({ summary: 'One autopilot (never its secret)' })
   @ApiJsonResponse(200, autopilotViewSchema, 'The autopilot')
   @ApiErrorResponses('not_found')
+  @Requires('autopilots:read')
   find(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<AutopilotView> {
     return this.autopilots.find(caller.workspaceId, id);
   }
@@ -70,6 +74,7 @@ export class AutopilotsController {
   @ApiJsonBody(updateAutopilotSchema)
   @ApiJsonResponse(200, autopilotViewSchema, 'The autopilot after the change')
   @ApiErrorResponses('validation_failed', 'not_found', 'agent_archived', 'autopilot_name_taken')
+  @Requires('autopilots:manage')
   update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: unknown): Promise<AutopilotView> {
     return this.autopilots.update(caller.workspaceId, id, parseInput(updateAutopilotSchema, body, { location: 'body' }));
   }
@@ -79,6 +84,7 @@ export class AutopilotsController {
   @ApiOperation({ summary: 'Delete an autopilot; the tasks and issues it made stay' })
   @ApiNoContentResponse('Deleted')
   @ApiErrorResponses('not_found')
+  @Requires('autopilots:manage')
   delete(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
     return this.autopilots.delete(caller.workspaceId, id);
   }
@@ -90,6 +96,7 @@ export class AutopilotsController {
   @ApiJsonBody(runAutopilotSchema)
   @ApiJsonResponse(201, autopilotFiringSchema, 'The task (and in `create_issue` mode the issue) the firing made')
   @ApiErrorResponses('validation_failed', 'not_found', ...FIRING_ERRORS)
+  @Requires('autopilots:run')
   run(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: unknown, @Headers('idempotency-key') idempotencyKey: unknown): Promise<AutopilotFiring> {
     const input = parseInput(runAutopilotSchema, body, { location: 'body' });
     return this.autopilots.run(caller.workspaceId, id, input.payload, parseInput(idempotencyKeySchema, idempotencyKey, { location: 'header' }));
@@ -100,6 +107,7 @@ export class AutopilotsController {
   @ApiOperation({ summary: 'Replace the webhook secret; the new one is returned this once and the old one stops working' })
   @ApiJsonResponse(201, createdAutopilotSchema, 'The autopilot and its new webhook secret')
   @ApiErrorResponses('not_found')
+  @Requires('autopilots:manage')
   rotateSecret(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<CreatedAutopilot> {
     return this.autopilots.rotateSecret(caller.workspaceId, id);
   }

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import { CurrentCaller, Requires } from '../auth/access.decorators';
+import { AccessGuard } from '../auth/access.guard';
 import { AllowTaskToken, TASK_TOKEN_ERRORS } from '../auth/task-token.scope';
 import type { Caller } from '../../workspace/common/caller';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiTokenAuth } from '../http/openapi';
@@ -12,7 +13,7 @@ import { CommentsService } from '../../workspace/comments/comments.service';
 
 @ApiTags('issues')
 @ApiTokenAuth()
-@UseGuards(ApiTokenGuard)
+@UseGuards(AccessGuard)
 @Controller('api/issues/:issueId/comments')
 export class CommentsController {
   constructor(private readonly comments: CommentsService) {}
@@ -22,6 +23,7 @@ export class CommentsController {
   @ApiJsonResponse(200, commentListSchema, 'The comments')
   @ApiErrorResponses('not_found', ...TASK_TOKEN_ERRORS)
   @AllowTaskToken({ kind: 'read_issue', issueParam: 'issueId' })
+  @Requires('issues:read')
   async list(@CurrentCaller() caller: Caller, @Param('issueId') issueId: string): Promise<{ comments: CommentView[] }> {
     return { comments: await this.comments.list(caller.workspaceId, issueId) };
   }
@@ -34,6 +36,7 @@ export class CommentsController {
   @ApiJsonResponse(201, commentChangeSchema, 'The comment and the tasks its mentions triggered')
   @ApiErrorResponses('validation_failed', 'not_found', ...TRIGGER_ERRORS, ...TASK_TOKEN_ERRORS)
   @AllowTaskToken({ kind: 'comment_on_issue', issueParam: 'issueId' })
+  @Requires('comments:write')
   create(
     @CurrentCaller() caller: Caller,
     @Param('issueId') issueId: string,

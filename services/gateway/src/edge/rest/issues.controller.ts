@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import { CurrentCaller, Requires } from '../auth/access.decorators';
+import { AccessGuard } from '../auth/access.guard';
 import { AllowTaskToken, TASK_TOKEN_ERRORS } from '../auth/task-token.scope';
 import type { Caller } from '../../workspace/common/caller';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiNoContentResponse, ApiQueryFrom, ApiTokenAuth } from '../http/openapi';
@@ -21,7 +22,7 @@ export const IdempotencyKeyHeader = (what: string): MethodDecorator =>
 
 @ApiTags('issues')
 @ApiTokenAuth()
-@UseGuards(ApiTokenGuard)
+@UseGuards(AccessGuard)
 @Controller('api/issues')
 export class IssuesController {
   constructor(private readonly issues: IssuesService) {}
@@ -31,6 +32,7 @@ export class IssuesController {
   @ApiQueryFrom(issueListQuerySchema)
   @ApiJsonResponse(200, issueListSchema, 'The issues')
   @ApiErrorResponses('validation_failed')
+  @Requires('issues:read')
   async list(@CurrentCaller() caller: Caller, @Query() query: unknown): Promise<{ issues: IssueView[] }> {
     return { issues: await this.issues.list(caller.workspaceId, parseInput(issueListQuerySchema, query, { location: 'query' })) };
   }
@@ -43,6 +45,7 @@ export class IssuesController {
   @ApiJsonResponse(201, issueChangeSchema, 'The issue and the task its assignment triggered')
   @ApiErrorResponses('validation_failed', 'not_found', ...TRIGGER_ERRORS, ...TASK_TOKEN_ERRORS)
   @AllowTaskToken({ kind: 'create_sub_issue' })
+  @Requires('issues:write')
   create(@CurrentCaller() caller: Caller, @Body() body: unknown, @Headers('idempotency-key') idempotencyKey: unknown): Promise<IssueChange> {
     const input = parseInput(createIssueSchema, body, { location: 'body' });
     return this.issues.create(caller, input, parseInput(idempotencyKeySchema, idempotencyKey, { location: 'header' }));
@@ -53,6 +56,7 @@ export class IssuesController {
   @ApiJsonResponse(200, issueViewSchema, 'The issue')
   @ApiErrorResponses('not_found', ...TASK_TOKEN_ERRORS)
   @AllowTaskToken({ kind: 'read_issue', issueParam: 'id' })
+  @Requires('issues:read')
   find(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IssueView> {
     return this.issues.find(caller.workspaceId, id);
   }
@@ -66,6 +70,7 @@ export class IssuesController {
   @ApiJsonResponse(200, issueChangeSchema, 'The issue after the change, and the task its assignment triggered')
   @ApiErrorResponses('validation_failed', 'not_found', ...TRIGGER_ERRORS, ...TASK_TOKEN_ERRORS)
   @AllowTaskToken({ kind: 'change_issue_status', issueParam: 'id' })
+  @Requires('issues:write')
   update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: unknown): Promise<IssueChange> {
     return this.issues.update(caller, id, parseInput(updateIssueSchema, body, { location: 'body' }));
   }
@@ -75,6 +80,7 @@ export class IssuesController {
   @ApiOperation({ summary: 'Delete an issue and its comments; its children stay, without a parent; its unfinished tasks are cancelled first' })
   @ApiNoContentResponse('Deleted')
   @ApiErrorResponses('not_found', 'queue_unavailable', 'queue_error')
+  @Requires('issues:write')
   delete(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
     return this.issues.delete(caller, id);
   }

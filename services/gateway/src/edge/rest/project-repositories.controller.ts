@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import { CurrentCaller, Requires } from '../auth/access.decorators';
+import { AccessGuard } from '../auth/access.guard';
 import type { Caller } from '../../workspace/common/caller';
 import { notFound } from '../../workspace/common/api-error';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiNoContentResponse, ApiTokenAuth } from '../http/openapi';
@@ -17,7 +18,7 @@ import {
 
 @ApiTags('projects')
 @ApiTokenAuth()
-@UseGuards(ApiTokenGuard)
+@UseGuards(AccessGuard)
 @Controller('api/projects/:projectId/repositories')
 export class ProjectRepositoriesController {
   constructor(
@@ -29,6 +30,7 @@ export class ProjectRepositoriesController {
   @ApiOperation({ summary: 'The project’s git repositories, by name' })
   @ApiJsonResponse(200, repositoryListSchema, 'The repositories')
   @ApiErrorResponses('not_found')
+  @Requires('projects:read')
   async list(@CurrentCaller() caller: Caller, @Param('projectId') projectId: string): Promise<{ repositories: RepositoryView[] }> {
     await this.existingProject(caller, projectId);
     return { repositories: await this.repositories.listOfProject(caller.workspaceId, projectId) };
@@ -40,6 +42,7 @@ export class ProjectRepositoriesController {
   @ApiJsonBody(createRepositorySchema)
   @ApiJsonResponse(201, repositoryViewSchema, 'The repository')
   @ApiErrorResponses('validation_failed', 'invalid_repository', 'secret_not_found', 'not_found', 'repository_name_taken')
+  @Requires('projects:manage')
   async create(@CurrentCaller() caller: Caller, @Param('projectId') projectId: string, @Body() body: unknown): Promise<RepositoryView> {
     const input = parseInput(createRepositorySchema, body, { location: 'body' });
     await this.existingProject(caller, projectId);
@@ -50,6 +53,7 @@ export class ProjectRepositoriesController {
   @ApiOperation({ summary: 'One repository of the project' })
   @ApiJsonResponse(200, repositoryViewSchema, 'The repository')
   @ApiErrorResponses('not_found')
+  @Requires('projects:read')
   async find(@CurrentCaller() caller: Caller, @Param('projectId') projectId: string, @Param('id') id: string): Promise<RepositoryView> {
     const repository = await this.repositories.find({ workspaceId: caller.workspaceId, projectId, id });
     if (!repository) throw notFound('repository', id);
@@ -61,6 +65,7 @@ export class ProjectRepositoriesController {
   @ApiJsonBody(updateRepositorySchema)
   @ApiJsonResponse(200, repositoryViewSchema, 'The repository after the change')
   @ApiErrorResponses('validation_failed', 'invalid_repository', 'secret_not_found', 'not_found', 'repository_name_taken')
+  @Requires('projects:manage')
   async update(@CurrentCaller() caller: Caller, @Param('projectId') projectId: string, @Param('id') id: string, @Body() body: unknown): Promise<RepositoryView> {
     const input = parseInput(updateRepositorySchema, body, { location: 'body' });
     const repository = await this.repositories.update({ workspaceId: caller.workspaceId, projectId, id }, input);
@@ -73,6 +78,7 @@ export class ProjectRepositoriesController {
   @ApiOperation({ summary: 'Delete a repository (work dirs of tasks already enqueued keep their checkout until the daemon cleans them)' })
   @ApiNoContentResponse('Deleted')
   @ApiErrorResponses('not_found')
+  @Requires('projects:manage')
   async remove(@CurrentCaller() caller: Caller, @Param('projectId') projectId: string, @Param('id') id: string): Promise<void> {
     if (!(await this.repositories.remove({ workspaceId: caller.workspaceId, projectId, id }))) throw notFound('repository', id);
   }

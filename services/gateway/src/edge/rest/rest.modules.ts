@@ -14,6 +14,11 @@ import { TokensModule } from '../../workspace/tokens/tokens.module';
 import { UsageModule } from '../../workspace/usage/usage.module';
 import { WorkspacesModule } from '../../workspace/workspaces/workspaces.module';
 import { AuthModule } from '../auth/auth.module';
+import { PeopleModule } from '../../workspace/people/people.module';
+import { AccountController } from './account.controller';
+import { AuditController } from './audit.controller';
+import { MembersController } from './members.controller';
+import { OidcModule } from './oidc.module';
 import { AgentsController } from './agents.controller';
 import { AutopilotWebhookController } from './autopilot-webhook.controller';
 import { AutopilotsController } from './autopilots.controller';
@@ -40,6 +45,9 @@ export class WorkspacesRestModule {}
 
 @Module({ imports: [AuthModule, TokensModule], controllers: [TokensController] })
 export class TokensRestModule {}
+
+@Module({ imports: [AuthModule, PeopleModule], controllers: [AccountController, MembersController, AuditController] })
+export class PeopleRestModule {}
 
 @Module({ imports: [AuthModule, RuntimesModule], controllers: [RuntimesController] })
 export class RuntimesRestModule {}
@@ -93,6 +101,8 @@ export class AutopilotWebhookModule {}
 export const REST_MODULES = [
   WorkspacesRestModule,
   TokensRestModule,
+  PeopleRestModule,
+  OidcModule,
   RuntimesRestModule,
   RuntimeProfilesRestModule,
   AgentsRestModule,

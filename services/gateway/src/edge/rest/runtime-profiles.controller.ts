@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import { CurrentCaller, Requires } from '../auth/access.decorators';
+import { AccessGuard } from '../auth/access.guard';
 import type { Caller } from '../../workspace/common/caller';
 import { notFound } from '../../workspace/common/api-error';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiNoContentResponse, ApiTokenAuth } from '../http/openapi';
@@ -18,7 +19,7 @@ import { RuntimeProfilesRepository } from '../../workspace/runtime-profiles/runt
 
 @ApiTags('runtime-profiles')
 @ApiTokenAuth()
-@UseGuards(ApiTokenGuard)
+@UseGuards(AccessGuard)
 @Controller('api/runtime-profiles')
 export class RuntimeProfilesController {
   // Every change is put for the workspace's daemons before it is answered.
@@ -31,6 +32,7 @@ export class RuntimeProfilesController {
   @ApiOperation({ summary: 'Runtime profiles of the caller’s workspace' })
   @ApiJsonResponse(200, runtimeProfileListSchema, 'The profiles, by display name')
   @ApiErrorResponses()
+  @Requires('runtime_profiles:read')
   async list(@CurrentCaller() caller: Caller): Promise<{ profiles: RuntimeProfileView[] }> {
     return { profiles: await this.profiles.list(caller.workspaceId) };
   }
@@ -41,6 +43,7 @@ export class RuntimeProfilesController {
   @ApiJsonBody(createRuntimeProfileSchema)
   @ApiJsonResponse(201, runtimeProfileViewSchema, 'The profile')
   @ApiErrorResponses('validation_failed', 'unknown_protocol_family', 'runtime_profile_name_taken', 'runtime_profiles_not_distributed')
+  @Requires('runtime_profiles:manage')
   async create(@CurrentCaller() caller: Caller, @Body() body: unknown): Promise<RuntimeProfileView> {
     const input = parseInput(createRuntimeProfileSchema, body, { location: 'body', classify: () => unknownProtocolFamilyError(body) });
     const profile = await this.profiles.create(caller.workspaceId, input);
@@ -52,6 +55,7 @@ export class RuntimeProfilesController {
   @ApiOperation({ summary: 'One runtime profile' })
   @ApiJsonResponse(200, runtimeProfileViewSchema, 'The profile')
   @ApiErrorResponses('not_found')
+  @Requires('runtime_profiles:read')
   async find(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<RuntimeProfileView> {
     const profile = await this.profiles.find(caller.workspaceId, id);
     if (!profile) throw notFound('runtime profile', id);
@@ -63,6 +67,7 @@ export class RuntimeProfilesController {
   @ApiJsonBody(updateRuntimeProfileSchema)
   @ApiJsonResponse(200, runtimeProfileViewSchema, 'The profile after the change')
   @ApiErrorResponses('validation_failed', 'unknown_protocol_family', 'not_found', 'runtime_profile_name_taken', 'runtime_profiles_not_distributed')
+  @Requires('runtime_profiles:manage')
   async update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: unknown): Promise<RuntimeProfileView> {
     const input = parseInput(updateRuntimeProfileSchema, body, { location: 'body', classify: () => unknownProtocolFamilyError(body) });
     const profile = await this.profiles.update(caller.workspaceId, id, input);
@@ -76,6 +81,7 @@ export class RuntimeProfilesController {
   @ApiOperation({ summary: 'Delete a runtime profile (runtimes daemons registered from it stay until they go offline)' })
   @ApiNoContentResponse('Deleted')
   @ApiErrorResponses('not_found', 'runtime_profiles_not_distributed')
+  @Requires('runtime_profiles:manage')
   async remove(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
     if (!(await this.profiles.remove(caller.workspaceId, id))) throw notFound('runtime profile', id);
     await this.distributor.distribute(caller.workspaceId);

@@ -1,7 +1,8 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PROTOCOL_FAMILIES } from '@switchyard/contracts';
-import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import { CurrentCaller, Requires } from '../auth/access.decorators';
+import { AccessGuard } from '../auth/access.guard';
 import type { Caller } from '../../workspace/common/caller';
 import { notFound } from '../../workspace/common/api-error';
 import { ApiErrorResponses, ApiJsonResponse, ApiQueryFrom, ApiTokenAuth } from '../http/openapi';
@@ -13,7 +14,7 @@ import { RuntimeViewRepository } from '../../workspace/runtimes/runtime-view.rep
 
 @ApiTags('runtimes')
 @ApiTokenAuth()
-@UseGuards(ApiTokenGuard)
+@UseGuards(AccessGuard)
 @Controller('api/runtimes')
 export class RuntimesController {
   constructor(private readonly runtimes: RuntimeViewRepository) {}
@@ -23,6 +24,7 @@ export class RuntimesController {
   @ApiQueryFrom(runtimeListQuerySchema)
   @ApiJsonResponse(200, runtimeListSchema, 'The runtimes')
   @ApiErrorResponses('validation_failed')
+  @Requires('runtimes:read')
   async list(@CurrentCaller() caller: Caller, @Query() query: unknown): Promise<{ runtimes: RuntimeView[] }> {
     const { status } = parseInput(runtimeListQuerySchema, query, { location: 'query' });
     const runtimes = await this.runtimes.list(caller.workspaceId);
@@ -34,6 +36,7 @@ export class RuntimesController {
   @ApiOperation({ summary: 'Every protocol family a runtime or runtime profile can use, with its capabilities' })
   @ApiJsonResponse(200, protocolFamilyListSchema, 'The families, in the contracts’ order')
   @ApiErrorResponses()
+  @Requires('runtimes:read')
   families(): { families: ProtocolFamilyView[] } {
     return { families: PROTOCOL_FAMILIES.map(protocolFamilyView) };
   }
@@ -42,6 +45,7 @@ export class RuntimesController {
   @ApiOperation({ summary: 'One runtime of the caller’s workspace' })
   @ApiJsonResponse(200, runtimeViewSchema, 'The runtime')
   @ApiErrorResponses('not_found')
+  @Requires('runtimes:read')
   async find(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<RuntimeView> {
     const runtime = await this.runtimes.find(caller.workspaceId, id);
     if (!runtime) throw notFound('runtime', id);

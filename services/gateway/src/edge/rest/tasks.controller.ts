@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import { CurrentCaller, Requires } from '../auth/access.decorators';
+import { AccessGuard } from '../auth/access.guard';
 import type { Caller } from '../../workspace/common/caller';
 import { notFound } from '../../workspace/common/api-error';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiQueryFrom, ApiTokenAuth } from '../http/openapi';
@@ -36,7 +37,7 @@ const QUEUE_ERRORS = ['queue_unavailable', 'queue_error', 'invalid_request', 'co
 
 @ApiTags('tasks')
 @ApiTokenAuth()
-@UseGuards(ApiTokenGuard)
+@UseGuards(AccessGuard)
 @Controller('api/tasks')
 export class TasksController {
   constructor(
@@ -52,6 +53,7 @@ export class TasksController {
   @ApiJsonBody(createTaskSchema)
   @ApiJsonResponse(201, taskDetailSchema, 'The task, queued')
   @ApiErrorResponses('validation_failed', 'not_found', 'agent_archived', 'agent_runtime_unavailable', 'skill_store_unavailable', 'repository_secret_unreadable', ...QUEUE_ERRORS)
+  @Requires('tasks:run')
   create(@CurrentCaller() caller: Caller, @Body() body: unknown, @Headers('idempotency-key') idempotencyKey: unknown): Promise<TaskDetail> {
     const input = parseInput(createTaskSchema, body, { location: 'body' });
     return this.tasks.create(caller, input, parseInput(idempotencyKeySchema, idempotencyKey, { location: 'header' }));
@@ -62,6 +64,7 @@ export class TasksController {
   @ApiQueryFrom(taskListQuerySchema)
   @ApiJsonResponse(200, taskListSchema, 'One page of tasks')
   @ApiErrorResponses('validation_failed')
+  @Requires('tasks:read')
   list(@CurrentCaller() caller: Caller, @Query() query: unknown): Promise<{ tasks: TaskSummary[]; nextCursor: string | null }> {
     return this.reads.list(caller.workspaceId, parseInput(taskListQuerySchema, query, { location: 'query' }));
   }
@@ -70,6 +73,7 @@ export class TasksController {
   @ApiOperation({ summary: 'One task: status, attempt, failure, timestamps, prompt' })
   @ApiJsonResponse(200, taskDetailSchema, 'The task')
   @ApiErrorResponses('not_found')
+  @Requires('tasks:read')
   async find(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<TaskDetail> {
     const task = await this.reads.detail(caller.workspaceId, id);
     if (!task) throw notFound('task', id);
@@ -85,6 +89,7 @@ export class TasksController {
   @ApiJsonBody(cancelTaskSchema, 'Optional; `{}` or no body at all is fine')
   @ApiJsonResponse(200, taskDetailSchema, 'The task after the cancel')
   @ApiErrorResponses('validation_failed', 'not_found', 'terminal_state', 'stale_attempt', ...QUEUE_ERRORS)
+  @Requires('tasks:cancel')
   cancel(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: unknown): Promise<TaskDetail> {
     const { reason } = parseInput(cancelTaskSchema, body, { location: 'body' });
     return this.tasks.cancel(caller, id, reason);
@@ -99,6 +104,7 @@ export class TasksController {
   @ApiJsonBody(rerunTaskSchema, 'Optional; `{}` or no body at all uses the workspace’s default TTL')
   @ApiJsonResponse(201, taskDetailSchema, 'The new task')
   @ApiErrorResponses('validation_failed', 'not_found', 'task_not_finished', 'agent_archived', 'agent_runtime_unavailable', 'skill_store_unavailable', 'repository_secret_unreadable', ...QUEUE_ERRORS)
+  @Requires('tasks:run')
   rerun(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: unknown, @Headers('idempotency-key') idempotencyKey: unknown): Promise<TaskDetail> {
     const input = parseInput(rerunTaskSchema, body, { location: 'body' });
     return this.tasks.rerun(caller, id, input, parseInput(idempotencyKeySchema, idempotencyKey, { location: 'header' }));
@@ -109,6 +115,7 @@ export class TasksController {
   @ApiQueryFrom(timelineQuerySchema)
   @ApiJsonResponse(200, timelineSchema, 'One page of timeline messages')
   @ApiErrorResponses('validation_failed', 'not_found')
+  @Requires('tasks:read')
   async messages(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() query: unknown): Promise<TimelinePage> {
     const { since, limit } = parseInput(timelineQuerySchema, query, { location: 'query' });
     if (!(await this.reads.exists(caller.workspaceId, id))) throw notFound('task', id);
@@ -119,6 +126,7 @@ export class TasksController {
   @ApiOperation({ summary: 'Token usage of the task per attempt, provider and model, with totals' })
   @ApiJsonResponse(200, taskUsageSchema, 'The usage')
   @ApiErrorResponses('not_found')
+  @Requires('tasks:read')
   async usage(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<TaskUsage> {
     if (!(await this.reads.exists(caller.workspaceId, id))) throw notFound('task', id);
     return this.timeline.usage(id);

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiTokenGuard, CurrentCaller } from '../auth/api-token.guard';
+import { CurrentCaller, Requires } from '../auth/access.decorators';
+import { AccessGuard } from '../auth/access.guard';
 import type { Caller } from '../../workspace/common/caller';
 import { notFound } from '../../workspace/common/api-error';
 import { ApiErrorResponses, ApiJsonResponse, ApiQueryFrom, ApiTokenAuth } from '../http/openapi';
@@ -11,7 +12,7 @@ import { agentUsageQuerySchema, agentUsageSchema, issueUsageSchema, type AgentUs
 /** Token totals over many tasks; one task's usage is `GET /api/tasks/:id/usage`. */
 @ApiTags('usage')
 @ApiTokenAuth()
-@UseGuards(ApiTokenGuard)
+@UseGuards(AccessGuard)
 @Controller('api')
 export class UsageController {
   constructor(private readonly usage: UsageRepository) {}
@@ -20,6 +21,7 @@ export class UsageController {
   @ApiOperation({ summary: 'Token usage of the issue’s tasks per provider and model, and per task (failed and cancelled runs count)' })
   @ApiJsonResponse(200, issueUsageSchema, 'The usage')
   @ApiErrorResponses('not_found')
+  @Requires('issues:read')
   async ofIssue(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<IssueUsage> {
     if (!(await this.usage.issueExists(caller.workspaceId, id))) throw notFound('issue', id);
     return this.usage.ofIssue(caller.workspaceId, id);
@@ -30,6 +32,7 @@ export class UsageController {
   @ApiQueryFrom(agentUsageQuerySchema)
   @ApiJsonResponse(200, agentUsageSchema, 'The usage')
   @ApiErrorResponses('validation_failed', 'not_found')
+  @Requires('agents:read')
   async ofAgent(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() query: unknown): Promise<AgentUsage> {
     const { since } = parseInput(agentUsageQuerySchema, query, { location: 'query' });
     if (!(await this.usage.agentExists(caller.workspaceId, id))) throw notFound('agent', id);

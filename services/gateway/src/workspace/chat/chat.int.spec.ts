@@ -158,7 +158,7 @@ describe('chat sessions and messages: one task per message, /new (real NATS + Po
     expect(queue.bulkCancels.at(-1)?.payload).toMatchObject({
       scope: { kind: 'chat_session', chatSessionId: session.body.id },
       reason: 'the chat session was deleted',
-      requestedBy: { kind: 'api_token' },
+      requestedBy: { kind: 'user' },
     });
     expect(await kit.query('select status from agent_task_queue where task_id = $1', [kept.body.task.taskId])).toEqual([{ status: 'queued' }]);
     expect((await api.get(`/api/chat-sessions/${keep.body.id}/messages`)).body.messages).toHaveLength(1);

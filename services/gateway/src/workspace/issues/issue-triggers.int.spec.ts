@@ -163,7 +163,7 @@ describe('issues, comments and their triggers (real NATS + Postgres, a fake queu
       mentionAgentIds: [reviewerId],
     });
     expect(comment.status).toBe(201);
-    expect(comment.body).toMatchObject({ issueId: issue.body.id, author: { kind: 'api_token' }, mentionedAgentIds: [reviewerId, fixerId] });
+    expect(comment.body).toMatchObject({ issueId: issue.body.id, author: { kind: 'user' }, mentionedAgentIds: [reviewerId, fixerId] });
     expect((comment.body.tasks as Array<{ agentId: string; trigger: string }>).map((task) => [task.agentId, task.trigger])).toEqual([
       [reviewerId, 'mention'],
       [fixerId, 'mention'],
@@ -241,6 +241,6 @@ describe('issues, comments and their triggers (real NATS + Postgres, a fake queu
     expect((await api.delete(`/api/issues/${issue.body.id}`)).status).toBe(204);
     expect((await api.get(`/api/issues/${issue.body.id}`)).status).toBe(404);
     expect(await kit.query('select status from agent_task_queue where task_id = $1', [taskId])).toEqual([{ status: 'cancelled' }]);
-    expect(queue.bulkCancels.at(-1)?.payload).toMatchObject({ scope: { kind: 'issue', issueId: issue.body.id, agentId: null }, reason: 'the issue was deleted', requestedBy: { kind: 'api_token' } });
+    expect(queue.bulkCancels.at(-1)?.payload).toMatchObject({ scope: { kind: 'issue', issueId: issue.body.id, agentId: null }, reason: 'the issue was deleted', requestedBy: { kind: 'user' } });
   });
 });

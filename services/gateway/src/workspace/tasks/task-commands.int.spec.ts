@@ -39,8 +39,7 @@ describe('task commands: create, cancel, rerun over NATS (real NATS + Postgres, 
     await kit?.stop();
   });
 
-  const tokenIdOf = async (token: string): Promise<string> =>
-    ((await kit.as(token).get('/api/tokens')).body.tokens as Array<{ id: string; current: boolean }>).find((entry) => entry.current)!.id;
+  const userIdOf = async (token: string): Promise<string> => (await kit.as(token).get('/api/me')).body.user.id as string;
 
   it('creates a quick task: the queue gets task.enqueue with the agent snapshot, the client the task', async () => {
     const response = await kit.as(alpha.token).post('/api/tasks', { agentId, prompt: 'Fix the flaky test', priority: 5 });
@@ -175,13 +174,13 @@ describe('task commands: create, cancel, rerun over NATS (real NATS + Postgres, 
     }
   });
 
-  it('cancels a task with task.cancel, naming the API token that asked', async () => {
+  it('cancels a task with task.cancel, naming the person whose API token asked', async () => {
     const taskId = (await kit.as(alpha.token).post('/api/tasks', { agentId, prompt: 'Cancel me' })).body.taskId as string;
     const response = await kit.as(alpha.token).post(`/api/tasks/${taskId}/cancel`, { reason: 'wrong branch' });
     expect(response.status).toBe(200);
-    const tokenId = await tokenIdOf(alpha.token);
-    expect(response.body).toMatchObject({ taskId, status: 'cancelled', cancellation: { by: { kind: 'api_token', id: tokenId }, reason: 'wrong branch' } });
-    expect(queue.cancels.at(-1)!.payload).toEqual({ taskId, requestedBy: { kind: 'api_token', id: tokenId }, reason: 'wrong branch' });
+    const userId = await userIdOf(alpha.token);
+    expect(response.body).toMatchObject({ taskId, status: 'cancelled', cancellation: { by: { kind: 'user', id: userId }, reason: 'wrong branch' } });
+    expect(queue.cancels.at(-1)!.payload).toEqual({ taskId, requestedBy: { kind: 'user', id: userId }, reason: 'wrong branch' });
 
     const again = await kit.request('POST', `/api/tasks/${taskId}/cancel`, { token: alpha.token });
     expect({ status: again.status, code: again.body.error.code }).toEqual({ status: 409, code: 'terminal_state' });

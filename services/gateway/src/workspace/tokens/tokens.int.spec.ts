@@ -20,8 +20,11 @@ describe('API tokens (real NATS + Postgres)', () => {
     expect(created.body).toEqual({
       id: expect.any(String),
       name: 'ci',
+      userId: expect.any(String),
+      scopes: null,
       token: expect.stringMatching(/^sy_/),
       createdAt: expect.any(String),
+      expiresAt: null,
       lastUsedAt: null,
       revokedAt: null,
     });
@@ -34,7 +37,10 @@ describe('API tokens (real NATS + Postgres)', () => {
     expect(findBy(listed.body.tokens, 'name', 'ci')).toEqual({
       id: created.body.id,
       name: 'ci',
+      userId: created.body.userId,
+      scopes: null,
       createdAt: expect.any(String),
+      expiresAt: null,
       lastUsedAt: expect.any(String),
       revokedAt: null,
       current: false,
@@ -68,7 +74,7 @@ describe('API tokens (real NATS + Postgres)', () => {
 
   it('refuses a bad name with 400 and writes nothing', async () => {
     const before = await kit.count('api_token');
-    for (const body of [{}, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 'ok', scope: 'admin' }, ['not', 'an', 'object']]) {
+    for (const body of [{}, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 'ok', scope: 'admin' }, { name: 'ok', scopes: ['everything'] }, ['not', 'an', 'object']]) {
       const response = await kit.as(alpha.token).post('/api/tokens', body);
       expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 400, code: 'validation_failed' });
     }

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ApiTokensRepository } from './api-tokens.repository';
+import { ApiTokensService } from './api-tokens.service';
 
 @Module({
-  providers: [ApiTokensRepository],
-  exports: [ApiTokensRepository],
+  providers: [ApiTokensRepository, ApiTokensService],
+  exports: [ApiTokensRepository, ApiTokensService],
 })
 export class TokensModule {}

@@ -7,14 +7,9 @@ const queuedTaskTtlSeconds = queuedTaskTtlSecondsSchema
   .nullable()
   .describe('Default TTL of the workspace’s queued tasks, in seconds (60 .. 2592000): one still unclaimed this long after it could first run fails `expired`. Null: no expiry');
 
-/** Also a NATS subject segment and a daemon setting (`DAEMON_WORKSPACE_ID`), hence the narrow alphabet. */
-export const workspaceIdSchema = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be 2-63 lowercase letters, digits or -, starting with a letter or digit');
-
+/** The id is the server's to choose (`ws-` and 20 hex digits): a chosen one could squat an id daemons are configured with. */
 export const createWorkspaceSchema = z.strictObject({
   name: z.string().trim().min(1).max(100),
-  id: workspaceIdSchema.optional().describe('Chosen id (what daemons put in DAEMON_WORKSPACE_ID); generated when absent'),
   queuedTaskTtlSeconds: queuedTaskTtlSeconds.optional(),
 });
 export type CreateWorkspaceInput = z.infer<typeof createWorkspaceSchema>;
@@ -34,6 +29,7 @@ export type WorkspaceView = z.infer<typeof workspaceViewSchema>;
 
 export const createdWorkspaceSchema = z.object({
   workspace: workspaceViewSchema,
-  token: createdApiTokenSchema.describe('The first API token of the new workspace: shown this once'),
+  role: z.literal('owner').describe('The creator owns the new workspace'),
+  token: createdApiTokenSchema.describe('A first personal API token of the creator in the new workspace (all an owner may do): shown this once'),
 });
 export type CreatedWorkspace = z.infer<typeof createdWorkspaceSchema>;

@@ -16,41 +16,50 @@ describe('workspaces API (real NATS + Postgres)', () => {
     expect(response.body).toEqual({ id: 'default', name: 'Default', queuedTaskTtlSeconds: null, createdAt: expect.any(String) });
   });
 
-  it('creates a workspace with a first token that works, shown once', async () => {
-    const created = await kit.as(kit.bootstrapToken).post('/api/workspaces', { name: 'Platform team', id: 'platform' });
+  it('creates a workspace with an id of the server’s own, owned by its creator, with a first personal token that works, shown once', async () => {
+    const created = await kit.as(kit.bootstrapToken).post('/api/workspaces', { name: 'Platform team' });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      workspace: { id: 'platform', name: 'Platform team', queuedTaskTtlSeconds: null, createdAt: expect.any(String) },
-      token: { id: expect.any(String), name: 'first token of Platform team', token: expect.stringMatching(/^sy_[\w-]{43}$/), createdAt: expect.any(String), lastUsedAt: null, revokedAt: null },
+      workspace: { id: expect.stringMatching(/^ws-[0-9a-f]{20}$/), name: 'Platform team', queuedTaskTtlSeconds: null, createdAt: expect.any(String) },
+      role: 'owner',
+      token: {
+        id: expect.any(String),
+        name: 'first token of Platform team',
+        userId: expect.any(String),
+        scopes: null,
+        token: expect.stringMatching(/^sy_[\w-]{43}$/),
+        createdAt: expect.any(String),
+        expiresAt: null,
+        lastUsedAt: null,
+        revokedAt: null,
+      },
     });
+    const workspaceId = created.body.workspace.id as string;
     const token = created.body.token.token as string;
-    expect((await kit.as(token).get('/api/workspace')).body).toMatchObject({ id: 'platform', name: 'Platform team' });
+    expect((await kit.as(token).get('/api/workspace')).body).toMatchObject({ id: workspaceId, name: 'Platform team' });
+    // The creator (the bootstrap token's account) owns it.
+    const members = await kit.as(token).get('/api/members');
+    expect(members.body.members).toEqual([expect.objectContaining({ userId: created.body.token.userId, email: 'owner@switchyard.local', role: 'owner' })]);
     // Only the hash is at rest.
-    const stored = await kit.query<{ token_hash: string }>('select token_hash from api_token where workspace_id = $1', ['platform']);
+    const stored = await kit.query<{ token_hash: string }>('select token_hash from api_token where workspace_id = $1', [workspaceId]);
     expect(stored).toHaveLength(1);
     expect(JSON.stringify(stored)).not.toContain(token);
   });
 
-  it('generates an id when none is given', async () => {
-    const created = await kit.as(kit.bootstrapToken).post('/api/workspaces', { name: 'No id' });
-    expect(created.status).toBe(201);
-    expect(created.body.workspace.id).toMatch(/^[0-9a-f-]{36}$/);
-  });
-
-  it('refuses an id in use with 409 workspace_exists and writes nothing', async () => {
-    const tokensBefore = await kit.count('api_token');
+  it('refuses an id the client chooses (ids daemons are configured with cannot be squatted) and writes nothing', async () => {
+    const before = [await kit.count('workspace'), await kit.count('api_token')];
     const response = await kit.as(kit.bootstrapToken).post('/api/workspaces', { name: 'Again', id: 'default' });
-    expect(response.status).toBe(409);
-    expect(response.body).toEqual({ error: { code: 'workspace_exists', message: 'workspace default already exists' } });
-    expect(await kit.count('api_token')).toBe(tokensBefore);
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('validation_failed');
+    expect([await kit.count('workspace'), await kit.count('api_token')]).toEqual(before);
   });
 
   it('refuses bad input with 400 and every problem listed, writing nothing', async () => {
     const workspacesBefore = await kit.count('workspace');
-    const response = await kit.as(kit.bootstrapToken).post('/api/workspaces', { name: '', id: 'Has Spaces', color: 'red' });
+    const response = await kit.as(kit.bootstrapToken).post('/api/workspaces', { name: '', color: 'red' });
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('validation_failed');
-    expect(pluck(response.body.error.details.issues, 'path').sort()).toEqual(['(root)', 'id', 'name']);
+    expect(pluck(response.body.error.details.issues, 'path').sort()).toEqual(['(root)', 'name']);
     expect(await kit.count('workspace')).toBe(workspacesBefore);
   });
 

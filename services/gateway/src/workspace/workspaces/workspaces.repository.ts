@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { uuidv7 } from '@switchyard/contracts';
+import { randomBytes } from 'node:crypto';
 import { DATA_SOURCE } from '@switchyard/persistence';
+import { AuditTrail } from '../audit/audit.trail';
 import { ApiError } from '../common/api-error';
 import { isoOf } from '../common/api-schemas';
 import { returningRows } from '../database/returning-rows';
@@ -26,7 +27,10 @@ const viewOf = (row: WorkspaceRow): WorkspaceView => ({
 
 @Injectable()
 export class WorkspacesRepository {
-  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly audit: AuditTrail,
+  ) {}
 
   async find(workspaceId: string): Promise<WorkspaceView | undefined> {
     const [row] = await this.dataSource.query<WorkspaceRow[]>(`select ${COLUMNS} from workspace where id = $1`, [workspaceId]);
@@ -39,17 +43,28 @@ export class WorkspacesRepository {
     return row?.queued_task_ttl_seconds ?? null;
   }
 
-  /** The workspace and its first token, in one transaction: both or neither. */
-  create(input: CreateWorkspaceInput): Promise<CreatedWorkspace> {
+  /**
+   * A workspace owned by its creator, with a first personal token of theirs in it, in one
+   * transaction: all or nothing. The id is generated here; `workspace_limit` past
+   * GATEWAY_MAX_OWNED_WORKSPACES owned workspaces.
+   */
+  create(input: CreateWorkspaceInput, owner: { readonly userId: string; readonly maxOwned: number }): Promise<CreatedWorkspace> {
     return this.dataSource.transaction(async (manager) => {
-      const id = input.id ?? uuidv7();
-      const [row] = await manager.query<WorkspaceRow[]>(
-        `insert into workspace (id, name, queued_task_ttl_seconds) values ($1, $2, $3) on conflict (id) do nothing returning ${COLUMNS}`,
-        [id, input.name, input.queuedTaskTtlSeconds ?? null],
-      );
-      if (!row) throw new ApiError('workspace_exists', `workspace ${id} already exists`);
-      const token = await insertApiToken(manager, { workspaceId: row.id, name: `first token of ${input.name}` });
-      return { workspace: viewOf(row), token };
+      // Serializes this person's creations, so two at once cannot both pass the limit.
+      await manager.query('select pg_advisory_xact_lock(hashtext($1))', [`workspace-owner:${owner.userId}`]);
+      const [row0] = await manager.query<Array<{ owned: number }>>(`select count(*)::int as owned from workspace_member where user_id = $1 and role = 'owner'`, [owner.userId]);
+      const owned = row0?.owned ?? 0;
+      if (owned >= owner.maxOwned) throw new ApiError('workspace_limit', `you own ${owned} workspaces, the most one person may (GATEWAY_MAX_OWNED_WORKSPACES)`);
+      const [row] = await manager.query<WorkspaceRow[]>(`insert into workspace (id, name, queued_task_ttl_seconds) values ($1, $2, $3) returning ${COLUMNS}`, [
+        `ws-${randomBytes(10).toString('hex')}`,
+        input.name,
+        input.queuedTaskTtlSeconds ?? null,
+      ]);
+      if (!row) throw new Error('insert into workspace returned no row');
+      await manager.query(`insert into workspace_member (workspace_id, user_id, role) values ($1, $2, 'owner')`, [row.id, owner.userId]);
+      const token = await insertApiToken(manager, { workspaceId: row.id, userId: owner.userId, name: `first token of ${input.name}` });
+      await this.audit.record({ workspaceId: row.id, actor: { kind: 'user', id: owner.userId }, action: 'workspace.created', target: { kind: 'workspace', id: row.id }, details: { name: input.name } }, manager);
+      return { workspace: viewOf(row), role: 'owner' as const, token };
     });
   }
 
