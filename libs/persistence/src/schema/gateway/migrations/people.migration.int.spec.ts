@@ -1,17 +1,9 @@
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from '@switchyard/testing';
 import { createDataSource } from '../../../data-source/data-source.factory';
 import { runMigrations } from '../../../migrations/migration.runner';
+import { withQueryRunner } from '../../../migrations/query-runner.spec-helper';
 import { FIRST_OWNER_EMAIL, FIRST_OWNER_USER_ID, People1795991700000 } from './1795991700000-people.migration';
-
-async function withQueryRunner(dataSource: DataSource, work: (runner: QueryRunner) => Promise<void>): Promise<void> {
-  const runner = dataSource.createQueryRunner();
-  try {
-    await work(runner);
-  } finally {
-    await runner.release();
-  }
-}
 
 describe('gateway migration: people, and the tokens from before them (real Postgres)', () => {
   let database: TestDatabase;

@@ -1,7 +1,8 @@
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from '@switchyard/testing';
 import { createDataSource } from '../../../data-source/data-source.factory';
 import { runMigrations } from '../../../migrations/migration.runner';
+import { withQueryRunner } from '../../../migrations/query-runner.spec-helper';
 import { LocalDirectoryWait1795990400000 } from './1795990400000-local-directory-wait.migration';
 
 /** A row as the queue projects it, in the given state, of one agent's issue. */
@@ -11,15 +12,6 @@ async function insertTask(dataSource: DataSource, options: { taskId: string; sta
      values ($1, 'workspace-1', 'agent-1', 'runtime-1', 'issue', $2, 0, $3, 1, 2, now(), 2)`,
     [options.taskId, options.issueId, options.status],
   );
-}
-
-async function withQueryRunner(dataSource: DataSource, work: (runner: QueryRunner) => Promise<void>): Promise<void> {
-  const runner = dataSource.createQueryRunner();
-  try {
-    await work(runner);
-  } finally {
-    await runner.release();
-  }
 }
 
 describe('queue migration: waiting for a local directory, repositories (real Postgres)', () => {
