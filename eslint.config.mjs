@@ -12,7 +12,7 @@ const NATS_DOOR = [
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'dist/**', '.switchyard/**', '.nx/**', 'coverage/**', '**/jest.config.js', 'jest.*.js', 'tools/build/**', '**/__fixtures__/**'] },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     extends: [tseslint.configs.recommendedTypeChecked],
     plugins: { '@nx': nx },
     languageOptions: {

@@ -9,5 +9,5 @@ export const gatewayApp = defineService({
   configSchema: gatewayConfigSchema,
   platform: (config) => [databasePlatform({ url: config.DATABASE_URL, applicationName: 'gateway' })],
   feature: (config, logger) => GatewayModule.forRoot(config, logger),
-  configureApp: (app) => configureGatewayApp(app),
+  configureApp: (app, config) => configureGatewayApp(app, config.GATEWAY_WEB_ROOT),
 });

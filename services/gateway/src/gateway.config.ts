@@ -61,6 +61,8 @@ export const gatewayConfigSchema = databaseServiceConfigSchema(8080).extend({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  /** The built web app the gateway serves at `/` (default: dist/apps/web beside this build; `npm run build` makes it). */
+  GATEWAY_WEB_ROOT: z.string().trim().min(1).optional(),
   /** How long a browser session lasts from sign-in. */
   GATEWAY_SESSION_TTL_MS: milliseconds(7 * 24 * 60 * 60_000),
   /**

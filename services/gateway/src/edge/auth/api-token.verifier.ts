@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '@switchyard/persistence';
 import { returningRows } from '../../workspace/database/returning-rows';
 import { hashApiToken } from '../../workspace/tokens/api-token.codec';
-import type { MemberCaller } from '../../workspace/common/caller';
+import type { ApiTokenCredential, MemberCaller } from '../../workspace/common/caller';
 import { isPermission, isRole } from '../../workspace/common/access.matrix';
 
 /**
@@ -15,7 +15,7 @@ import { isPermission, isRole } from '../../workspace/common/access.matrix';
 export class ApiTokenVerifier {
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
 
-  async verify(token: string | undefined): Promise<MemberCaller | undefined> {
+  async verify(token: string | undefined): Promise<(MemberCaller & { readonly credential: ApiTokenCredential }) | undefined> {
     if (!token) return undefined;
     // An UPDATE through TypeORM answers [rows, count]; returningRows yields the rows themselves.
     const rows = await returningRows<{ id: string; workspace_id: string; user_id: string; scopes: string[] | null; role: string }>(

@@ -53,8 +53,7 @@ export class CallerAuthenticator {
     if (!token) return { outcome: 'refused' };
     const checked = await this.checkSecret(options.clientAddress, () => this.verifier.verify(token));
     if (checked.outcome !== 'accepted') return checked;
-    const { credential } = checked.value;
-    return { outcome: 'accepted', caller: checked.value, credential: { kind: 'api_token', tokenId: credential.kind === 'api_token' ? credential.tokenId : '', tokenHash: hashApiToken(token) } };
+    return { outcome: 'accepted', caller: checked.value, credential: { kind: 'api_token', tokenId: checked.value.credential.tokenId, tokenHash: hashApiToken(token) } };
   }
 
   /** A session cookie's secret, under the same failure count: an unknown, revoked or expired one is refused. */

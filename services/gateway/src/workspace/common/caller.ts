@@ -2,14 +2,13 @@ import type { Actor } from '@switchyard/contracts';
 import { roleGrants, type Permission, type Role } from './access.matrix';
 
 /** How a member's request was authenticated: a personal API token, or a browser session (cookie). */
-export type MemberCredential =
-  | {
-      readonly kind: 'api_token';
-      readonly tokenId: string;
-      /** What the token may do, within its holder's role; null: all the role allows. */
-      readonly scopes: readonly Permission[] | null;
-    }
-  | { readonly kind: 'session'; readonly sessionId: string };
+export interface ApiTokenCredential {
+  readonly kind: 'api_token';
+  readonly tokenId: string;
+  /** What the token may do, within its holder's role; null: all the role allows. */
+  readonly scopes: readonly Permission[] | null;
+}
+export type MemberCredential = ApiTokenCredential | { readonly kind: 'session'; readonly sessionId: string };
 
 /** A person acting in one workspace, with their role there. */
 export interface MemberCaller {
