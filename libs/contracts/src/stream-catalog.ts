@@ -9,7 +9,14 @@ export interface StreamDefinition {
   description: string;
   retention: 'limits' | 'interest' | 'workqueue';
   storage: 'file' | 'memory';
+  /**
+   * `new` refuses a publish once the stream is full instead of dropping its oldest messages, which
+   * a projector may not have read yet: producers keep theirs and retry (backpressure).
+   */
   discard: 'old' | 'new';
+  /** Nobody, a service or an operator's tool, may remove single messages or purge the stream. */
+  denyDelete: boolean;
+  denyPurge: boolean;
   maxAgeMs: number;
   maxBytes: number;
   maxMessageSize: number;
@@ -32,7 +39,9 @@ export const STREAM_CATALOG = {
     description: 'Task lifecycle and timeline messages.',
     retention: 'limits',
     storage: 'file',
-    discard: 'old',
+    discard: 'new',
+    denyDelete: true,
+    denyPurge: true,
     maxAgeMs: 7 * DAY,
     maxBytes: 10 * GIBIBYTE,
     maxMessageSize: 1 * MEBIBYTE,
@@ -46,7 +55,10 @@ export const STREAM_CATALOG = {
     description: 'Runtime registration, heartbeats and offline notices.',
     retention: 'limits',
     storage: 'file',
+    // Mostly heartbeats, which matter only while fresh: a full stream sheds the oldest.
     discard: 'old',
+    denyDelete: true,
+    denyPurge: true,
     // Heartbeats are frequent and only recent ones matter.
     maxAgeMs: 1 * DAY,
     maxBytes: 1 * GIBIBYTE,
@@ -60,7 +72,9 @@ export const STREAM_CATALOG = {
     description: 'Agent CLI sessions pinned to tasks and retired.',
     retention: 'limits',
     storage: 'file',
-    discard: 'old',
+    discard: 'new',
+    denyDelete: true,
+    denyPurge: true,
     maxAgeMs: 30 * DAY,
     maxBytes: 1 * GIBIBYTE,
     maxMessageSize: 64 * 1024,
@@ -73,7 +87,10 @@ export const STREAM_CATALOG = {
     description: 'Poison messages parked by consumers, with the reason in headers.',
     retention: 'limits',
     storage: 'file',
+    // Refusing a new dead letter would stall the consumer parking it; the oldest go first.
     discard: 'old',
+    denyDelete: true,
+    denyPurge: true,
     maxAgeMs: 14 * DAY,
     maxBytes: 2 * GIBIBYTE,
     maxMessageSize: 1 * MEBIBYTE,

@@ -18,6 +18,9 @@ export interface StreamDefinition {
   /** Window in which a repeated `Nats-Msg-Id` is dropped (server default: 2 minutes). */
   readonly duplicateWindowMs?: number;
   readonly discard?: 'old' | 'new';
+  /** Once set the server never lets it be unset (nor does this provisioner try). */
+  readonly denyDelete?: boolean;
+  readonly denyPurge?: boolean;
 }
 
 /** A durable pull consumer with explicit acks, declared as code. */

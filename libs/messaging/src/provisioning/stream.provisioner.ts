@@ -115,6 +115,8 @@ export function toStreamConfig(
   if (definition.maxMessagesPerSubject !== undefined) config.max_msgs_per_subject = definition.maxMessagesPerSubject;
   if (definition.maxMessageSize !== undefined) config.max_msg_size = definition.maxMessageSize;
   if (definition.duplicateWindowMs !== undefined) config.duplicate_window = nanos(definition.duplicateWindowMs);
+  if (definition.denyDelete) config.deny_delete = true;
+  if (definition.denyPurge) config.deny_purge = true;
   return config;
 }
 

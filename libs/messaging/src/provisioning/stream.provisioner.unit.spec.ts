@@ -35,6 +35,13 @@ describe('toStreamConfig', () => {
     expect(() => streamMaxBytesCap({ SWITCHYARD_STREAM_MAX_BYTES_CAP: 'lots' })).toThrow(InvalidDefinitionError);
   });
 
+  it('keeps the timeline and sessions whole: a full stream refuses new messages, and none may be deleted or purged', () => {
+    const configs = Object.fromEntries(catalogStreamDefinitions().map((definition) => [definition.name, toStreamConfig(definition, namespace)]));
+    for (const name of ['TASK_EVENTS', 'SESSION_EVENTS']) expect(configs[name]).toMatchObject({ discard: 'new', deny_delete: true, deny_purge: true });
+    // Heartbeats and dead letters shed their oldest instead of stalling their producers.
+    for (const name of ['RUNTIME_EVENTS', 'DEAD_LETTERS']) expect(configs[name]).toMatchObject({ discard: 'old', deny_delete: true, deny_purge: true });
+  });
+
   it('clamps the replicas a definition asks for to what the server can hold', () => {
     const definition = { name: 'TASKS', subjects: ['task.>'], replicas: 3 };
     expect(toStreamConfig(definition, namespace, { maxReplicas: 1 }).num_replicas).toBe(1);

@@ -194,6 +194,50 @@ describe('task message outbox', () => {
       }
     });
 
+    it('keeps what a full stream refuses until the stream has room, then publishes it in order, each once', async () => {
+      const full = await connectTestMessaging({ name: 'outbox-full-test', namespace: uniqueNamespace() });
+      const smallTimeline = (maxBytes: number) => catalogStreamDefinitions().map((definition) => (definition.name === STREAM_CATALOG.TASK_EVENTS.name ? { ...definition, maxBytes } : definition));
+      try {
+        // Given a timeline stream with room for a few dozen of the task's 200 messages, and nobody reading it
+        await provisionStreams(full, smallTimeline(8 * 1024));
+        const outbox = await TaskMessageOutbox.open({ directory, connection: full, logger });
+        for (let seq = 0; seq < 200; seq += 1) await outbox.enqueue({ ...entry('task-full', seq), body: { taskId: 'task-full', seq, text: 'x'.repeat(100) } });
+
+        // When the stream is full, it refuses the rest (discard new) and the outbox keeps them
+        const held = async () => {
+          const stored = await storedSeqs(full, 'task-full');
+          return { stored, pending: outbox.pendingCount(), next: stored.length === 0 ? 0 : stored[stored.length - 1]! + 1 };
+        };
+        let state = await held();
+        for (let previous = -1; state.next !== previous || state.next + state.pending !== 200; ) {
+          previous = state.next;
+          await new Promise((resolve) => setTimeout(resolve, 700));
+          state = await held();
+        }
+        expect(state.next).toBeGreaterThan(0);
+        expect(state.pending).toBeGreaterThan(100);
+        expect(outbox.droppedCount()).toBe(0);
+        // JetStream's discard-new check counts a message's payload and headers, but the stream stores
+        // its subject and record overhead too: at the boundary it may take a message and evict its
+        // oldest to fit (docs/operations/deploy.md). What it holds is one run of seqs ending where the
+        // outbox's queue begins; what it evicted are its oldest only.
+        const evictedAtBoundary = state.next - state.stored.length;
+        expect(state.stored).toEqual(Array.from({ length: state.stored.length }, (_, index) => evictedAtBoundary + index));
+        expect(evictedAtBoundary).toBeLessThan(state.stored.length / 2);
+
+        // Then once an operator grows the stream, the rest go out in order, each once
+        await provisionStreams(full, smallTimeline(1024 * 1024));
+        await outbox.closeTask('task-full');
+        await outbox.drained('task-full');
+        await outbox.stop();
+        expect(await storedSeqs(full, 'task-full')).toEqual(Array.from({ length: 200 - evictedAtBoundary }, (_, index) => evictedAtBoundary + index));
+        expect(outbox.droppedCount()).toBe(0);
+      } finally {
+        await deleteNamespaceStreams(full);
+        await full.close();
+      }
+    });
+
     it('stops at once while tasks wait out their retries, keeping their messages for the next run', async () => {
       const streamless = await connectTestMessaging({ name: 'outbox-stop-test', namespace: uniqueNamespace() });
       try {

@@ -125,7 +125,7 @@ export class TaskMessageOutbox {
     return [...this.queues.values()].reduce((total, queue) => total + queue.entries.length, 0);
   }
 
-  /** Messages that JetStream refused for good (e.g. over the stream's size limit). */
+  /** Messages that JetStream refused for good (e.g. larger than the stream's message size limit). */
   droppedCount(): number {
     return this.dropped;
   }
