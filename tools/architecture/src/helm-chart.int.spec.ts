@@ -41,7 +41,7 @@ function text(values: Values, ...keys: string[]): string {
 
 function validator(): (values: Values) => string[] {
   const validate = new Ajv({ allErrors: true }).compile(JSON.parse(readChart('values.schema.json')) as object);
-  return (values) => (validate(values) ? [] : (validate.errors ?? []).map((error) => `${error.dataPath} ${error.message ?? ''}`));
+  return (values) => (validate(values) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message ?? ''}`));
 }
 
 /** Helm's named templates in a file: name → body, nested if/with/range blocks kept inside. */

@@ -63,19 +63,28 @@ describe('module boundaries (lint)', () => {
 });
 
 // swc compiles without type-checking, so these keep types and lint honest in `npm test`. One file:
-// jest runs its tests in order, so the probes written below never meet the whole-repository runs.
+// jest runs its tests in order, so the probes written above never meet the whole-repository runs.
 describe('the repository', () => {
-  // Whole-repository runs: they take a minute or more on two busy cores, so their bound is generous.
+  // Whole-repository runs, started together (each is one busy core for a minute or more) once the
+  // probes are gone; each test awaits its own. Their bound is generous for two busy cores.
+  let typeChecks: Promise<Array<{ project: string; code: number; output: string }>>;
+  let lint: Promise<{ code: number; output: string }>;
+  beforeAll(() => {
+    refreshProjectGraph();
+    const tsc = path.join(workspaceRoot, 'node_modules/typescript/bin/tsc');
+    typeChecks = (async () => {
+      const results = [];
+      for (const project of ['tsconfig.json', 'apps/web/tsconfig.json']) results.push({ project, ...(await run(process.execPath, [tsc, '-p', project, '--noEmit'])) });
+      return results;
+    })();
+    lint = run(process.execPath, [path.join(workspaceRoot, 'node_modules/eslint/bin/eslint.js'), '.', '--ignore-pattern', '**/lint-probe-*.ts']);
+  });
+
   it('type-checks with tsc (strict): the services, libs and tools, and the web app with its own DOM settings', async () => {
-    for (const project of ['tsconfig.json', 'apps/web/tsconfig.json']) {
-      const result = await run(process.execPath, [path.join(workspaceRoot, 'node_modules/typescript/bin/tsc'), '-p', project, '--noEmit']);
-      expect({ project, ...result }).toEqual({ project, code: 0, output: '' });
-    }
+    for (const result of await typeChecks) expect(result).toEqual({ project: result.project, code: 0, output: '' });
   }, 300_000);
 
   it('lints clean (type-aware rules and module boundaries)', async () => {
-    refreshProjectGraph();
-    const result = await run(process.execPath, [path.join(workspaceRoot, 'node_modules/eslint/bin/eslint.js'), '.', '--ignore-pattern', '**/lint-probe-*.ts']);
-    expect(result).toEqual({ code: 0, output: '' });
+    expect(await lint).toEqual({ code: 0, output: '' });
   }, 300_000);
 });
