@@ -5,6 +5,7 @@ export * from './contract-violation.error';
 export * from './shared-fields.schema';
 export * from './task-state';
 export * from './task-source.schema';
+export * from './trace-context.schema';
 export * from './unified-message.schema';
 export * from './event-envelope.schema';
 export * from './task-lifecycle-events.schema';

@@ -16,6 +16,7 @@ import type { TaskFailureReason, TaskState, taskFailureReasonSchema, taskStateSc
 import type { ProtocolFamily, protocolFamilySchema } from './runtime-events.schema';
 import type { RuntimeProfile, runtimeProfileSchema } from './runtime-profile.schema';
 import type { CommandError, CommandErrorCode, commandErrorCodeSchema, commandErrorSchema } from './command-reply.schema';
+import type { TraceContextFields, traceContextFieldsSchema } from './trace-context.schema';
 
 export type SharedTypeTests = [
   Expect<Equal<z.infer<typeof issueTaskSourceSchema>, IssueTaskSource>>,
@@ -29,4 +30,5 @@ export type SharedTypeTests = [
   Expect<Equal<z.infer<typeof runtimeProfileSchema>, RuntimeProfile>>,
   Expect<Equal<z.infer<typeof commandErrorCodeSchema>, CommandErrorCode>>,
   Expect<Equal<z.infer<typeof commandErrorSchema>, CommandError>>,
+  Expect<Equal<z.infer<typeof traceContextFieldsSchema>, TraceContextFields>>,
 ];

@@ -13,6 +13,7 @@ import {
 import { identifierSchema } from './subject-segment';
 import { TASK_SOURCE_KINDS, taskSourceSchema, type TaskSource } from './task-source.schema';
 import { taskFailureReasonSchema, taskStateSchema, type TaskFailureReason, type TaskState } from './task-state';
+import { traceContextFieldsSchema, type TraceContextFields } from './trace-context.schema';
 import { reportedRepositoriesSchema } from './task-outcome-events.schema';
 
 // Payloads and results of the queue's request/reply commands. Every report names its attempt so
@@ -108,6 +109,12 @@ export interface ClaimedTask {
   taskToken: string;
   /** The daemon's proof that it holds this attempt: sent with every start, renew, await, complete and fail. */
   leaseToken: string;
+  /**
+   * The trace the task was enqueued in, at the queue's claim of it: the run joins it, so one trace
+   * goes from the request that created the task to its timeline. Absent when that request was not
+   * traced, and from replies stored before traces were.
+   */
+  traceContext?: TraceContextFields;
 }
 export const claimedTaskSchema = z.object({
   taskId: identifierSchema,
@@ -124,6 +131,7 @@ export const claimedTaskSchema = z.object({
   sealedSecrets: z.string().min(1).nullable().default(null),
   taskToken: z.string().min(1),
   leaseToken: leaseTokenSchema,
+  traceContext: traceContextFieldsSchema.optional(),
 });
 
 /** Empty `tasks` is the normal "nothing for you" answer, not an error. */

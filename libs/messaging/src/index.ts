@@ -4,6 +4,7 @@ export * from './namespace/messaging.namespace';
 export * from './backoff/retry-backoff';
 export * from './codec/message.codec';
 export * from './headers/trace-context.propagation';
+export { messagingAttributes, subjectTemplateOf } from './tracing/messaging.spans';
 export * from './connection/messaging.logger';
 export * from './connection/messaging.connection';
 export * from './provisioning/stream.definitions';

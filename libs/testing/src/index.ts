@@ -13,3 +13,4 @@ export * from './test-bus';
 export * from './test-sealing-key';
 export * from './mcp-server/note-writer.mcp-server';
 export * from './git-http-server';
+export * from './otlp-trace.receiver';

@@ -1,4 +1,5 @@
-import { context as otelContext, type Context } from '@opentelemetry/api';
+import { SpanKind, type Context } from '@opentelemetry/api';
+import { SPAN_ATTRIBUTES } from '@switchyard/telemetry';
 import { millis } from '../nats-core/nats-core.bridge';
 import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import { HEADERS } from '@switchyard/contracts';
@@ -14,6 +15,7 @@ import { flushAcks, runConsumeLoop, settle } from './consume-loop';
 import { toPulledMessage, type PulledMessage } from './pulled-message';
 import { KeyedConcurrencyLimiter } from './keyed-concurrency.limiter';
 import { natsClients } from '../connection/nats-clients';
+import { inIncomingSpan, messagingAttributes, subjectTemplateOf } from '../tracing/messaging.spans';
 
 /** What a handler knows about the delivery it is processing. */
 export interface DeliveryContext {
@@ -29,7 +31,7 @@ export interface DeliveryContext {
   readonly maxDeliver: number;
   readonly messageId: string | undefined;
   readonly headers: Readonly<Record<string, string>>;
-  /** The publisher's trace context (also the active context while the handler runs). */
+  /** The publisher's trace context; while the handler runs, a CONSUMER span of it is active (when it carries one). */
   readonly traceContext: Context;
   /** Extends the ack deadline; call it periodically during long work. */
   working(): void;
@@ -196,7 +198,17 @@ async function handleMessage<T>(run: ConsumerRun<T>, raw: JsMsg): Promise<void> 
   }
   const delivery = deliveryContextOf(run, message);
   try {
-    await otelContext.with(message.traceContext, () => run.options.handler(decoded, delivery));
+    await inIncomingSpan(
+      {
+        parent: message.traceContext,
+        kind: SpanKind.CONSUMER,
+        describe: () => ({
+          name: `process ${subjectTemplateOf(message.subject)}`,
+          attributes: { ...messagingAttributes(message.subject, { type: 'process', name: 'process' }), [SPAN_ATTRIBUTES.consumerGroup]: run.labels.consumer },
+        }),
+      },
+      () => run.options.handler(decoded, delivery),
+    );
   } catch (error) {
     await onHandlerFailure(run, message, error);
     return;

@@ -1,5 +1,6 @@
 import { context as otelContext, ROOT_CONTEXT, type Context, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { HEADERS, type TraceContextFields } from '@switchyard/contracts';
 import { headers as createHeaders, type MsgHdrs } from '../nats-core/nats-core.bridge';
 
 /** Writes propagation fields into NATS message headers. */
@@ -34,6 +35,26 @@ export function injectTraceContext(headers: MsgHdrs, context: Context = otelCont
 /** The remote trace context carried by `headers`, on top of `base` (default: the root context). */
 export function extractTraceContext(headers: MsgHdrs | undefined, base: Context = ROOT_CONTEXT): Context {
   return traceContextPropagator.extract(base, headers, natsHeaderGetter);
+}
+
+/** The trace context of `context` as payload fields (a claimed task's), or undefined when it carries none. */
+export function traceContextFieldsOf(context: Context): TraceContextFields | undefined {
+  const record: Record<string, string> = {};
+  const setter: TextMapSetter<Record<string, string>> = {
+    set(carrier, key, value) {
+      carrier[key] = value;
+    },
+  };
+  traceContextPropagator.inject(context, record, setter);
+  const traceparent = record[HEADERS.traceparent];
+  if (traceparent === undefined) return undefined;
+  const tracestate = record[HEADERS.tracestate];
+  return tracestate === undefined ? { traceparent } : { traceparent, tracestate };
+}
+
+/** The remote trace context payload fields carry (none: the root context). */
+export function contextOfTraceFields(fields: TraceContextFields | undefined): Context {
+  return fields ? extractTraceContext(headersFromRecord({ ...fields })) : ROOT_CONTEXT;
 }
 
 /** Builds NATS headers from a plain record. */

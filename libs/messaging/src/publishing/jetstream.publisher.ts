@@ -6,13 +6,14 @@ import {
   TimeoutError,
 } from '../nats-core/nats-core.bridge';
 import { JetStreamApiCodes, JetStreamApiError, type JetStreamPublishOptions } from '@nats-io/jetstream';
-import type { Context } from '@opentelemetry/api';
+import { context as otelContext, SpanKind, trace, type Context } from '@opentelemetry/api';
 import { exponentialBackoffDelay, sleep, type ExponentialBackoffOptions } from '../backoff/retry-backoff';
 import type { MessageCodec } from '../codec/message.codec';
 import type { MessagingConnection } from '../connection/messaging.connection';
 import { MESSAGING_ERROR_CODES, PublishError, type MessagingErrorCode } from '../errors/messaging.errors';
 import { headersFromRecord, injectTraceContext } from '../headers/trace-context.propagation';
 import { natsClients } from '../connection/nats-clients';
+import { inOutgoingSpan, messagingAttributes, subjectTemplateOf } from '../tracing/messaging.spans';
 
 export interface PublishRetryOptions extends ExponentialBackoffOptions {
   /** Attempts before giving up (`Infinity` retries until acknowledged or aborted). */
@@ -43,7 +44,10 @@ export interface PublishOptions<T> {
   readonly messageId: string;
   /** Extra headers (event type, correlation id, ...). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Trace context to propagate; defaults to the active OpenTelemetry context. */
+  /**
+   * The trace this publish belongs to; defaults to the active OpenTelemetry context. Inside a trace
+   * the publish is a PRODUCER span of it, and the message carries that span's context.
+   */
   readonly traceContext?: Context;
   /** Defaults to JSON (a `Uint8Array` is sent as it is). */
   readonly codec?: MessageCodec<T>;
@@ -78,6 +82,18 @@ export async function publish<T>(connection: MessagingConnection, options: Publi
       cause: new Error('messageId is required for de-duplication'),
     });
   }
+  return inOutgoingSpan(
+    {
+      parent: options.traceContext ?? otelContext.active(),
+      kind: SpanKind.PRODUCER,
+      describe: () => ({ name: `publish ${subjectTemplateOf(options.subject)}`, attributes: messagingAttributes(options.subject, { type: 'send', name: 'publish' }) }),
+    },
+    (carried) => publishUntilAcknowledged(connection, { ...options, traceContext: carried }),
+  );
+}
+
+/** `options.traceContext` is what the message carries: the publish span's, or the caller's when none started. */
+async function publishUntilAcknowledged<T>(connection: MessagingConnection, options: PublishOptions<T> & { readonly traceContext: Context }): Promise<PublishResult> {
   const retry = { ...DEFAULT_PUBLISH_RETRY, ...options.retry };
   const subject = connection.namespace.subject(options.subject);
   const payload = encodePayload(options.data, options.codec);
@@ -103,6 +119,7 @@ export async function publish<T>(connection: MessagingConnection, options: Publi
         throw new PublishError({ ...failure, subject: options.subject, attempts: attempt, cause: error });
       }
       const delay = exponentialBackoffDelay(attempt, retry);
+      trace.getSpan(options.traceContext)?.addEvent('publish retry', { attempt, delay_ms: delay });
       connection.logger.warn(
         { subject: options.subject, messageId: options.messageId, attempt, delay, error: (error as Error).message },
         'publish not acknowledged, retrying',

@@ -16,6 +16,7 @@ import type { MessagingConnection } from '../connection/messaging.connection';
 import { isRetryableError } from '../errors/messaging.errors';
 import { requestReply } from './request-reply';
 import type { ReplyEnvelope } from './reply.envelope';
+import { taskAttributesOf } from '../tracing/messaging.spans';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -52,6 +53,7 @@ export async function sendCommand<TName extends CommandName>(connection: Messagi
     requestId: envelope.requestId,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     responseSchema: COMMAND_CATALOG[options.command].result as never,
+    spanAttributes: taskAttributesOf(options.payload),
   });
 }
 
@@ -95,5 +97,6 @@ export async function sendSessionResolve(
     requestId,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     responseSchema: definition.result,
+    spanAttributes: taskAttributesOf(options.payload),
   });
 }

@@ -1,5 +1,5 @@
 import { ClosedConnectionError, DrainingConnectionError, RequestError, type Msg } from '../nats-core/nats-core.bridge';
-import { ROOT_CONTEXT, context as otelContext, type Context } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, context as otelContext, type Attributes, type Context } from '@opentelemetry/api';
 import type { z } from 'zod';
 import { HEADERS, type CommandError } from '@switchyard/contracts';
 import type { MessagingConnection } from '../connection/messaging.connection';
@@ -7,6 +7,7 @@ import { DecodeError, RemoteRequestError, RequestFailedError, describeCause } fr
 import { extractTraceContext, headersFromRecord, headersToRecord, injectTraceContext } from '../headers/trace-context.propagation';
 import { REPLY_ERROR_CODES, ReplyError, decodeReply, encodeReply, parseWith, type ReplyEnvelope } from './reply.envelope';
 import { natsClients } from '../connection/nats-clients';
+import { commandNameOf, inIncomingSpan, inOutgoingSpan, messagingAttributes, subjectTemplateOf } from '../tracing/messaging.spans';
 
 export interface RequestOptions<TRequest, TResponse> {
   /** Logical subject, e.g. `queue.command.claim`. */
@@ -16,8 +17,13 @@ export interface RequestOptions<TRequest, TResponse> {
   readonly requestId: string;
   readonly timeoutMs?: number;
   readonly headers?: Readonly<Record<string, string>>;
-  /** Defaults to the active OpenTelemetry context. */
+  /**
+   * The trace this request belongs to; defaults to the active OpenTelemetry context. Inside a trace
+   * the request is a CLIENT span of it, and the request carries that span's context.
+   */
   readonly traceContext?: Context;
+  /** Added to the request's span: ids (the task), never values of the payload. */
+  readonly spanAttributes?: Attributes;
   /** Validates the reply's data. */
   readonly responseSchema?: z.ZodType<TResponse>;
 }
@@ -60,14 +66,29 @@ export async function requestReply<TRequest, TResponse = unknown>(
   return envelope.alreadyApplied ? { ok: true, result, alreadyApplied: true } : { ok: true, result };
 }
 
-async function sendRequest<TRequest, TResponse>(
+function sendRequest<TRequest, TResponse>(
   connection: MessagingConnection,
   options: RequestOptions<TRequest, TResponse>,
 ): Promise<ReplyEnvelope<unknown>> {
-  const headers = injectTraceContext(
-    headersFromRecord({ ...options.headers, [HEADERS.requestId]: options.requestId }),
-    options.traceContext,
+  return inOutgoingSpan(
+    {
+      parent: options.traceContext ?? otelContext.active(),
+      kind: SpanKind.CLIENT,
+      describe: () => ({
+        name: `request ${commandNameOf(options.subject) ?? subjectTemplateOf(options.subject)}`,
+        attributes: { ...messagingAttributes(options.subject, { type: 'send', name: 'request' }), ...options.spanAttributes },
+      }),
+    },
+    (carried) => sendRequestOnce(connection, { ...options, traceContext: carried }),
   );
+}
+
+/** `options.traceContext` is what the request carries: the request span's, or the caller's when none started. */
+async function sendRequestOnce<TRequest, TResponse>(
+  connection: MessagingConnection,
+  options: RequestOptions<TRequest, TResponse> & { readonly traceContext: Context },
+): Promise<ReplyEnvelope<unknown>> {
+  const headers = injectTraceContext(headersFromRecord({ ...options.headers, [HEADERS.requestId]: options.requestId }), options.traceContext);
   let reply: Msg;
   try {
     reply = await natsClients(connection).nats.request(connection.namespace.subject(options.subject), textEncoder.encode(JSON.stringify(options.data)), {
@@ -87,6 +108,7 @@ export interface RequestContext {
   readonly subject: string;
   readonly requestId: string | undefined;
   readonly headers: Readonly<Record<string, string>>;
+  /** The sender's trace context; while the handler runs, a SERVER span of it is active (when it carries one). */
   readonly traceContext: Context;
 }
 
@@ -129,7 +151,17 @@ export function serveRequests<TRequest, TResponse>(
       requestId = context.requestId;
       const payload = parseRequest(message.data);
       const decoded = parseWith(payload, { schema: options.requestSchema, what: 'request' });
-      const result = await otelContext.with(context.traceContext, () => options.handler(decoded, context));
+      const result = await inIncomingSpan(
+        {
+          parent: context.traceContext,
+          kind: SpanKind.SERVER,
+          describe: () => ({
+            name: `handle ${commandNameOf(options.subject) ?? subjectTemplateOf(options.subject)}`,
+            attributes: messagingAttributes(context.subject, { type: 'process', name: 'handle' }),
+          }),
+        },
+        () => options.handler(decoded, context),
+      );
       envelope = options.handlerReturns === 'reply' ? (result as ReplyEnvelope<TResponse>) : { ok: true, result };
     } catch (error) {
       envelope = { ok: false, error: toReplyError(error) };

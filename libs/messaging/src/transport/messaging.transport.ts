@@ -1,4 +1,5 @@
 import type { BeforeApplicationShutdown } from '@nestjs/common';
+import { trace } from '@opentelemetry/api';
 import { Server, type BaseRpcContext, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { isDaemonCommand, subjects, type AnyCommandName } from '@switchyard/contracts';
@@ -17,6 +18,7 @@ import {
   type EventConsumerTable,
 } from './handler.declarations';
 import { CommandRequestContext, JetStreamEventContext } from './transport.contexts';
+import { taskAttributesOf } from '../tracing/messaging.spans';
 
 /** The transport id handlers may name in `@EventPattern(pattern, MESSAGING_TRANSPORT_ID, extras)`. */
 export const MESSAGING_TRANSPORT_ID = Symbol.for('switchyard.messaging.transport');
@@ -142,7 +144,10 @@ export class MessagingTransport extends Server<Record<string, never>, 'listening
       handler: async (request, requestContext) => {
         const sender = sentByDaemon ? subjects.publisherOf(requestContext.subject) : undefined;
         const context = new CommandRequestContext([requestContext, entry.pattern, sender]);
-        return this.checkedReply(entry, await this.invoke({ handler: entry.handler, data: request, context }));
+        const reply = this.checkedReply(entry, await this.invoke({ handler: entry.handler, data: request, context }));
+        // The task the command names, or the one it created (`task.enqueue` answers its id).
+        trace.getActiveSpan()?.setAttributes({ ...taskAttributesOf(reply.ok ? reply.result : undefined), ...taskAttributesOf((request as { payload?: unknown }).payload) });
+        return reply;
       },
     });
   }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import { connectMessagingTransport } from '@switchyard/messaging';
+import { readTelemetrySettings, startTelemetry, type TelemetrySettings } from '@switchyard/telemetry';
 import { createJsonLogger, NestJsonLogger, type JsonLogger } from '../logging/json-logger';
 import { ConfigValidationError } from '../config/config-validation.error';
 import { redactConfig } from '../config/redact-config';
@@ -69,15 +70,18 @@ export async function startService<Config extends ServiceBaseConfig>(options: {
 }
 
 /**
- * A service's `main`: validated config, the process guards (see `installProcessGuards`), then
- * `startService`; exits with a clear message on failure.
+ * A service's `main`: validated config (its own keys and the `OTEL_*` ones, every bad key listed
+ * at once), the process guards (see `installProcessGuards`), the trace SDK when an OTLP endpoint
+ * is configured (before Nest, so every span has a provider; flushed at shutdown, see
+ * `TelemetryShutdown`), then `startService`; exits with a clear message on failure.
  */
 export async function bootstrapService<Config extends ServiceBaseConfig>(
   options: BootstrapServiceOptions<Config>,
 ): Promise<RunningService> {
   let config: Config;
+  let telemetry: TelemetrySettings;
   try {
-    config = options.loadConfig();
+    ({ config, telemetry } = loadServiceConfig(options));
   } catch (error) {
     const bootLogger = createJsonLogger({ service: options.service, level: 'info' });
     if (error instanceof ConfigValidationError) {
@@ -92,12 +96,27 @@ export async function bootstrapService<Config extends ServiceBaseConfig>(
   // Before anything starts: a stray rejection during boot is logged too, not a silent crash.
   installProcessGuards(logger);
   try {
+    await startTelemetry({ settings: telemetry, logger: logger.child({ component: 'telemetry' }) });
     return await startService({ service: options.service, config, createModule: options.createModule, ...(options.configureApp ? { configureApp: options.configureApp } : {}), logger });
   } catch (error) {
     logger.fatal({ event: 'service_boot_failed', err: error }, `${options.service} failed to start`);
     await flushed(logger);
     process.exit(1);
   }
+}
+
+/** The service's configuration and the trace settings, or one error listing the bad keys of both. */
+function loadServiceConfig<Config extends ServiceBaseConfig>(options: BootstrapServiceOptions<Config>): { config: Config; telemetry: TelemetrySettings } {
+  const { settings, problems } = readTelemetrySettings(process.env, options.service);
+  let config: Config;
+  try {
+    config = options.loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigValidationError && problems.length > 0) throw new ConfigValidationError(error.service, [...error.problems, ...problems]);
+    throw error;
+  }
+  if (problems.length > 0) throw new ConfigValidationError(options.service, problems);
+  return { config, telemetry: settings };
 }
 
 /** Log lines are written asynchronously; the reason for an exit must reach the output first. */

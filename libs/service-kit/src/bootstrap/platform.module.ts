@@ -1,4 +1,4 @@
-import { Module, type DynamicModule, type InjectionToken, type Type } from '@nestjs/common';
+import { Injectable, Module, type DynamicModule, type InjectionToken, type OnApplicationShutdown, type Type } from '@nestjs/common';
 import {
   catalogKeyValueDefinitions,
   catalogObjectStoreDefinitions,
@@ -11,6 +11,7 @@ import {
   type EventConsumerTable,
   type MessagingConnection,
 } from '@switchyard/messaging';
+import { shutdownTelemetry } from '@switchyard/telemetry';
 import { HealthModule } from '../health/health.module';
 import type { ReadinessCheck } from '../health/readiness-check';
 import type { JsonLogger } from '../logging/json-logger';
@@ -87,8 +88,20 @@ export interface PlatformConfig {
   readonly SWITCHYARD_NAMESPACE?: string | undefined;
 }
 
+/**
+ * Exports the spans still buffered when the application shuts down, after every
+ * `beforeApplicationShutdown` hook has stopped the work (consumers, runs, the relay) that makes
+ * them; Nest ends the process right after the hooks. No-op when tracing is off.
+ */
+@Injectable()
+export class TelemetryShutdown implements OnApplicationShutdown {
+  onApplicationShutdown(): Promise<void> {
+    return shutdownTelemetry();
+  }
+}
+
 /** The root of every service process: the platform, then the service's own feature module. */
-@Module({})
+@Module({ providers: [TelemetryShutdown] })
 export class ServiceRootModule {}
 
 /** A service's root module: its own feature module on top of the platform. */

@@ -1,3 +1,4 @@
+import { context as otelContext, ROOT_CONTEXT, type Context } from '@opentelemetry/api';
 import { PublishError, isRetryableError, publish, type MessagingConnection } from '@switchyard/messaging';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { OutboxFileStore, type OutboxEntry } from './outbox-file.store';
@@ -23,14 +24,20 @@ interface PendingMessage {
   readonly subject: string;
   readonly messageId: string;
   readonly payload: Uint8Array;
+  /**
+   * The run's trace, where the message was written: it is published later, from the task's pump.
+   * Kept in memory only: what a restarted daemon publishes again goes out outside any trace.
+   */
+  readonly traceContext: Context;
 }
 
-const pendingMessage = (entry: OutboxEntry, bodyJson: string): PendingMessage => ({
+const pendingMessage = (entry: OutboxEntry, bodyJson: string, traceContext: Context): PendingMessage => ({
   taskId: entry.taskId,
   seq: entry.seq,
   subject: entry.subject,
   messageId: entry.messageId,
   payload: Buffer.from(bodyJson),
+  traceContext,
 });
 
 interface TaskQueue {
@@ -77,7 +84,7 @@ export class TaskMessageOutbox {
     const store = new OutboxFileStore(options.directory);
     const outbox = new TaskMessageOutbox(store, options.connection, options.logger);
     const { tasks, pending } = await store.recover();
-    for (const entry of pending) outbox.queueOf(entry.taskId).entries.push(pendingMessage(entry, JSON.stringify(entry.body)));
+    for (const entry of pending) outbox.queueOf(entry.taskId).entries.push(pendingMessage(entry, JSON.stringify(entry.body), ROOT_CONTEXT));
     // The runs of a previous process died with it: none of its tasks gets another message, so
     // each one's files go once what it left is acknowledged (at once when nothing is left).
     for (const taskId of tasks) outbox.queueOf(taskId).closed = true;
@@ -94,6 +101,7 @@ export class TaskMessageOutbox {
     if (this.stopping) throw new Error('the outbox is stopping');
     const queue = this.queueOf(entry.taskId);
     const bodyJson = JSON.stringify(entry.body);
+    const traceContext = otelContext.active();
     queue.appending += 1;
     try {
       await this.store.append(entry, bodyJson);
@@ -101,7 +109,7 @@ export class TaskMessageOutbox {
       queue.appending -= 1;
     }
     this.scheduleSync();
-    queue.entries.push(pendingMessage(entry, bodyJson));
+    queue.entries.push(pendingMessage(entry, bodyJson, traceContext));
     this.pump(entry.taskId);
     if (queue.entries.length > MAX_UNACKNOWLEDGED_PER_TASK && !this.stopping) await new Promise<void>((resolve) => queue.roomWaiters.push(resolve));
   }
@@ -214,7 +222,7 @@ export class TaskMessageOutbox {
   /** One attempt; a message JetStream refuses for good counts as done (it can never succeed). */
   private async publishOnce(entry: PendingMessage, signal: AbortSignal): Promise<'acknowledged' | 'failed'> {
     try {
-      await publish(this.connection, { subject: entry.subject, data: entry.payload, messageId: entry.messageId, signal, retry: { maxAttempts: 1 } });
+      await publish(this.connection, { subject: entry.subject, data: entry.payload, messageId: entry.messageId, traceContext: entry.traceContext, signal, retry: { maxAttempts: 1 } });
       return 'acknowledged';
     } catch (error) {
       if (error instanceof PublishError && !isRetryableError(error)) {
@@ -233,6 +241,7 @@ export class TaskMessageOutbox {
           subject: entry.subject,
           data: entry.payload,
           messageId: entry.messageId,
+          traceContext: entry.traceContext,
           signal,
         });
         return true;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Context } from '@opentelemetry/api';
 import type { ClaimedTask } from '@switchyard/contracts';
 import { BackendCatalog } from './backend.catalog';
 import { prepareRuntimeLaunch } from './runtime-launch.preparer';
@@ -21,6 +22,7 @@ import { watchBusReconnects } from '../runtimes/bus-reconnects.watch';
 import { containmentScopeOf } from './containment-scope';
 import { createRunContainments, type RunContainments } from '@switchyard/agent-adapters/wing';
 import { reportUnexpectedRunFailure } from './unexpected-run-failure.reporter';
+import { inClaimSpan, inRunSpan, markRunFailed } from './task-run.spans';
 import { openClaimedTask } from './claimed-task.opener';
 import { loadSealingKey } from '../enrollment/daemon-sealing-key';
 import { DEFAULT_YARD_ENTRY, installYardShim, type AgentCallback } from '../exec-env';
@@ -169,14 +171,16 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     await this.leftoversSwept;
     const runtimes = this.registry.current().filter((runtime) => this.backends.supports(runtime));
     if (runtimes.length === 0 || this.slots.freeSlots === 0) return;
-    const reply = await this.queue.send('task.claim', { daemonId: this.config.DAEMON_ID, runtimeIds: runtimes.map((runtime) => runtime.runtimeId), maxTasks: this.slots.freeSlots, sealingKey: this.sealingKey.publicKey });
-    if (!reply.ok) return;
-    for (const task of reply.result.tasks) this.start(task, runtimes);
-    // A full batch means there may be more waiting.
-    if (reply.result.tasks.length > 0 && this.slots.freeSlots > 0) this.claimAgain = true;
+    await inClaimSpan(this.config.DAEMON_ID, async (claim) => {
+      const reply = await this.queue.send('task.claim', { daemonId: this.config.DAEMON_ID, runtimeIds: runtimes.map((runtime) => runtime.runtimeId), maxTasks: this.slots.freeSlots, sealingKey: this.sealingKey.publicKey });
+      if (!reply.ok) return;
+      for (const task of reply.result.tasks) this.start(task, runtimes, claim);
+      // A full batch means there may be more waiting.
+      if (reply.result.tasks.length > 0 && this.slots.freeSlots > 0) this.claimAgain = true;
+    });
   }
 
-  private start(task: ClaimedTask, runtimes: DetectedRuntime[]): void {
+  private start(task: ClaimedTask, runtimes: DetectedRuntime[], claim: Context): void {
     const runtime = runtimes.find((candidate) => candidate.runtimeId === task.runtimeId);
     const { outbox, repositories } = this;
     if (!runtime || !outbox || !repositories) return;
@@ -186,7 +190,26 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     if (this.shutdown.signal.aborted) runAbort.abort();
     this.runAborts.add(runAbort);
     // Opened inside the run: a box that does not open fails this run like any unexpected error.
-    const run = Promise.resolve().then(() => runClaimedTask(openClaimedTask(task, this.sealingKey), runtime, {
+    const run = inRunSpan({ task, daemonId: this.config.DAEMON_ID, claim }, () => this.runToReport({ task, runtime, runAbort, outbox, repositories }))
+      .finally(() => {
+        this.runAborts.delete(runAbort);
+        this.slots.release(task.taskId);
+        this.running.delete(run);
+        this.requestClaim();
+      });
+    this.running.add(run);
+  }
+
+  /** Runs the task and reports how it ended; an unexpected error is reported as the run's failure, never thrown. */
+  private runToReport(options: {
+    readonly task: ClaimedTask;
+    readonly runtime: DetectedRuntime;
+    readonly runAbort: AbortController;
+    readonly outbox: TaskMessageOutbox;
+    readonly repositories: RepositoryServices;
+  }): Promise<void> {
+    const { task, runtime, runAbort, outbox, repositories } = options;
+    return Promise.resolve().then(() => runClaimedTask(openClaimedTask(task, this.sealingKey), runtime, {
       daemonId: this.config.DAEMON_ID,
       workspaceId: this.config.DAEMON_WORKSPACE_ID,
       connection: this.connection,
@@ -213,18 +236,12 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
       registerAgentRequests: (registration) => this.agentRequests.register(registration),
     }))
       .catch(async (error: unknown) => {
+        markRunFailed(error);
         this.logger.error({ err: error, taskId: task.taskId }, 'task run failed unexpectedly');
         await reportUnexpectedRunFailure({ queue: this.queue, task, daemonId: this.config.DAEMON_ID, error, signal: runAbort.signal }).catch((reportError: unknown) =>
           this.logger.error({ err: reportError, taskId: task.taskId }, 'the unexpected run failure could not be reported; the lease will end the attempt'),
         );
-      })
-      .finally(() => {
-        this.runAborts.delete(runAbort);
-        this.slots.release(task.taskId);
-        this.running.delete(run);
-        this.requestClaim();
       });
-    this.running.add(run);
   }
 
   /** The `yard` shim under the home, and the gateway agents call back; each missing one is logged once, here. */

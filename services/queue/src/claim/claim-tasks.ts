@@ -1,13 +1,16 @@
+import { trace } from '@opentelemetry/api';
 import type { EntityManager } from 'typeorm';
-import { bundleIdOfSecretRef, secretRefsOf, type ClaimedTask, type TaskClaimPayload } from '@switchyard/contracts';
+import { bundleIdOfSecretRef, secretRefsOf, type ClaimedTask, type TaskClaimPayload, type TraceContextFields } from '@switchyard/contracts';
+import { SPAN_ATTRIBUTES } from '@switchyard/telemetry';
 import { readSecretBundles } from '../storage/task-secrets.store';
-import type { Task } from '../domain/task.state';
+import type { Task, TaskDeciderState } from '../domain/task.state';
 import { applyTaskCommand, loadTasks, type CommandCause } from '../storage/task.repository';
 import { mintLeaseToken, recordLeaseToken } from '../storage/lease-token';
 import { deriveTaskToken, recordTaskToken } from '../storage/task-token';
 import type { SecretKeyring } from '@switchyard/persistence';
 import { sealClaimedAgent } from './claimed-task-secrets';
 import { agentIssueKey, lockAgentsAndReadActiveWork, lockClaimCandidates, type ActiveWork, type ClaimCandidate } from './claim-candidates.query';
+import { inTaskClaimSpan } from './task-claim.span';
 
 export interface ClaimTasksOptions {
   /** The command's transaction: the claim commits with its idempotency record. */
@@ -44,29 +47,27 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
     now,
     limit: Math.min(MAX_CANDIDATES, options.payload.maxTasks * CANDIDATE_HEADROOM),
   });
-  if (candidates.length === 0) return [];
+  if (candidates.length === 0) {
+    trace.getActiveSpan()?.setAttribute(SPAN_ATTRIBUTES.claimedTasks, 0);
+    return [];
+  }
   const work = await lockAgentsAndReadActiveWork(manager, candidates.map((candidate) => candidate.agentId));
   // One read for every candidate's events, not one per claim. A writer in between makes the append
   // conflict, and the whole claim is run again on fresh state.
-  const states = await loadTasks(manager, candidates.map((candidate) => candidate.taskId));
-  const claimed: Array<{ readonly state: Task; readonly taskToken: string; readonly leaseToken: string }> = [];
+  const loaded = await loadTasks(manager, candidates.map((candidate) => candidate.taskId));
+  const claimed: ClaimedAttempt[] = [];
   for (const candidate of candidates) {
     if (claimed.length >= options.payload.maxTasks) break;
     if (!hasFreeSlot(candidate, work, options.defaultMaxConcurrentTasks)) continue;
-    const { decision, state } = await applyTaskCommand({
-      manager,
-      cause: options.cause,
-      command: { kind: 'claim', taskId: candidate.taskId, now, daemonId: options.payload.daemonId, runtimeIds: options.payload.runtimeIds, startBy },
-      state: states.get(candidate.taskId),
-    });
-    if (!decision.ok || !state.exists) continue;
+    const task = loaded.get(candidate.taskId);
+    const attempt = await inTaskClaimSpan({ taskId: candidate.taskId, originHeaders: task?.originHeaders }, (traceContext) =>
+      claimOne({ options, candidate, now, startBy, state: task?.state, traceContext }),
+    );
+    if (!attempt) continue;
     takeSlot(candidate, work);
-    const taskToken = deriveTaskToken(options.taskTokens.secret, state.taskId, state.attempt);
-    await recordTaskToken(manager, { taskId: state.taskId, attempt: state.attempt, token: taskToken, issuedAt: options.now, ttlMs: options.taskTokens.ttlMs });
-    const leaseToken = mintLeaseToken();
-    await recordLeaseToken(manager, { taskId: state.taskId, token: leaseToken });
-    claimed.push({ state, taskToken, leaseToken });
+    claimed.push(attempt);
   }
+  trace.getActiveSpan()?.setAttribute(SPAN_ATTRIBUTES.claimedTasks, claimed.length);
   // One read for every claimed task's secret bundles; each task's values are then sealed to the daemon.
   const bundles = await readSecretBundles(
     manager,
@@ -74,14 +75,47 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
     claimed.flatMap(({ state }) => secretRefsOf(state.agent).map(bundleIdOfSecretRef)),
   );
   if (bundles.unreadable.length > 0) options.onUnreadableBundles?.(bundles.unreadable);
-  return claimed.map(({ state, taskToken, leaseToken }) =>
+  return claimed.map(({ state, taskToken, leaseToken, traceContext }) =>
     toClaimedTask(state, {
       startBy,
       taskToken,
       leaseToken,
+      ...(traceContext ? { traceContext } : {}),
       ...sealClaimedAgent({ agent: state.agent, values: bundles.values, attemptRef: `${state.taskId}.${state.attempt}`, sealingKey: options.payload.sealingKey }),
     }),
   );
+}
+
+interface ClaimedAttempt {
+  readonly state: Task;
+  readonly taskToken: string;
+  readonly leaseToken: string;
+  readonly traceContext: TraceContextFields | undefined;
+}
+
+/** Decides and appends one candidate's claim and records its attempt's tokens; undefined when refused. */
+async function claimOne(input: {
+  readonly options: ClaimTasksOptions;
+  readonly candidate: ClaimCandidate;
+  readonly now: string;
+  readonly startBy: string;
+  readonly state: TaskDeciderState | undefined;
+  readonly traceContext: () => TraceContextFields | undefined;
+}): Promise<ClaimedAttempt | undefined> {
+  const { options, candidate, now, startBy } = input;
+  const { manager } = options;
+  const { decision, state } = await applyTaskCommand({
+    manager,
+    cause: options.cause,
+    command: { kind: 'claim', taskId: candidate.taskId, now, daemonId: options.payload.daemonId, runtimeIds: options.payload.runtimeIds, startBy },
+    ...(input.state ? { state: input.state } : {}),
+  });
+  if (!decision.ok || !state.exists) return undefined;
+  const taskToken = deriveTaskToken(options.taskTokens.secret, state.taskId, state.attempt);
+  await recordTaskToken(manager, { taskId: state.taskId, attempt: state.attempt, token: taskToken, issuedAt: options.now, ttlMs: options.taskTokens.ttlMs });
+  const leaseToken = mintLeaseToken();
+  await recordLeaseToken(manager, { taskId: state.taskId, token: leaseToken });
+  return { state, taskToken, leaseToken, traceContext: input.traceContext() };
 }
 
 function hasFreeSlot(candidate: ClaimCandidate, work: ActiveWork, defaultLimit: number): boolean {
@@ -100,7 +134,7 @@ function takeSlot(candidate: ClaimCandidate, work: ActiveWork): void {
 
 function toClaimedTask(
   task: Task,
-  claim: Pick<ClaimedTask, 'startBy' | 'taskToken' | 'leaseToken' | 'agent' | 'sealedSecrets'>,
+  claim: Pick<ClaimedTask, 'startBy' | 'taskToken' | 'leaseToken' | 'agent' | 'sealedSecrets' | 'traceContext'>,
 ): ClaimedTask {
   return {
     taskId: task.taskId,
@@ -116,5 +150,6 @@ function toClaimedTask(
     sealedSecrets: claim.sealedSecrets,
     taskToken: claim.taskToken,
     leaseToken: claim.leaseToken,
+    ...(claim.traceContext ? { traceContext: claim.traceContext } : {}),
   };
 }

@@ -24,10 +24,22 @@ export async function loadTask(manager: EntityManager, taskId: string): Promise<
   return foldTask(await loadEvents({ manager, aggregateId: taskId }));
 }
 
+/** A task as a claim reads it: its state, and the headers stored with its first event. */
+export interface LoadedTask {
+  readonly state: TaskDeciderState;
+  /** Of the event that created the task (its enqueue): the trace of the request that caused it. */
+  readonly originHeaders: Readonly<Record<string, string>>;
+}
+
 /** The current state of many tasks from one read (a claim's candidates). */
-export async function loadTasks(manager: EntityManager, taskIds: readonly string[]): Promise<Map<string, TaskDeciderState>> {
+export async function loadTasks(manager: EntityManager, taskIds: readonly string[]): Promise<Map<string, LoadedTask>> {
   const stored = await loadEventsOfAggregates({ manager, aggregateIds: taskIds });
-  return new Map(taskIds.map((taskId) => [taskId, foldTask(stored.get(taskId) ?? [])]));
+  return new Map(
+    taskIds.map((taskId) => {
+      const events = stored.get(taskId) ?? [];
+      return [taskId, { state: foldTask(events), originHeaders: events[0]?.headers ?? {} }];
+    }),
+  );
 }
 
 function foldTask(stored: readonly StoredEvent[]): TaskDeciderState {

@@ -26,6 +26,7 @@ import { writeTimelineBatch } from './timeline-batch.writer';
 import { TIMELINE_CONSUMER_NAME, ensureTimelineConsumer, timelineConsumerDefinition, type TimelineConsumerSettings } from './timeline-consumer.definition';
 import { checkPublisher } from './timeline-publisher.check';
 import { mapTimelineBatch, type TimelineBatch } from './timeline-row.mapper';
+import { startProjectionSpans } from './projection.spans';
 
 /** Attempts whose holder is remembered; one entry is a few dozen bytes. */
 const DEFAULT_HOLDER_CACHE_SIZE = 10_000;
@@ -159,24 +160,43 @@ function batchHandler(projector: Projector): (messages: readonly PulledMessage[]
     try {
       const accepted = await acceptMessages(projector, messages, signal);
       if (accepted === 'stopped') return;
-      const batch = mapped(projector, accepted);
-      const highest = Math.max(0, ...messages.map((message) => message.streamSequence));
-      await previousTurn;
+      const spans = startProjectionSpans({ consumer: projector.definition.name, messages: accepted.map((entry) => ({ message: entry.message, taskId: entry.event.payload.taskId })) });
       try {
-        const outcome = await writeRetrying({ projector, accepted, batch, streamSequence: highest, signal });
-        for (const entry of accepted) {
-          if (outcome === 'written') entry.message.ack();
-          else entry.message.nak();
-        }
+        await writeAccepted({ projector, accepted, messages, previousTurn, signal });
+        spans.end();
       } catch (error) {
-        if (!(error instanceof UnwritableBatchError)) throw error;
-        projector.logger.warn({ event: 'timeline_batch_split', size: accepted.length, error: error.message }, 'batch could not be written; writing its messages one by one');
-        await writeOneByOne(projector, accepted, signal);
+        spans.end(error);
+        throw error;
       }
     } finally {
       endTurn();
     }
   };
+}
+
+/** Writes the accepted messages in the batch's turn and settles them; a batch the database refuses is written one by one. */
+async function writeAccepted(options: {
+  readonly projector: Projector;
+  readonly accepted: readonly AcceptedMessage[];
+  readonly messages: readonly PulledMessage[];
+  readonly previousTurn: Promise<void>;
+  readonly signal: AbortSignal;
+}): Promise<void> {
+  const { projector, accepted, signal } = options;
+  const batch = mapped(projector, accepted);
+  const highest = Math.max(0, ...options.messages.map((message) => message.streamSequence));
+  await options.previousTurn;
+  try {
+    const outcome = await writeRetrying({ projector, accepted, batch, streamSequence: highest, signal });
+    for (const entry of accepted) {
+      if (outcome === 'written') entry.message.ack();
+      else entry.message.nak();
+    }
+  } catch (error) {
+    if (!(error instanceof UnwritableBatchError)) throw error;
+    projector.logger.warn({ event: 'timeline_batch_split', size: accepted.length, error: error.message }, 'batch could not be written; writing its messages one by one');
+    await writeOneByOne(projector, accepted, signal);
+  }
 }
 
 /**

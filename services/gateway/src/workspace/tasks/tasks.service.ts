@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isTerminalTaskState, type TaskSource } from '@switchyard/contracts';
+import { setActiveSpanTask } from '@switchyard/telemetry';
 import { actorOf, type Caller } from '../common/caller';
 import { AgentsRepository, type AgentRecord } from '../agents/agents.repository';
 import { TaskRepositoriesResolver } from '../projects/task-repositories.resolver';
@@ -140,6 +141,8 @@ export class TasksService {
       },
       requestId ? { requestId } : {},
     );
+    // The request's span (REST, a trigger's) names the task it created.
+    setActiveSpanTask(result.taskId);
     return this.readBack(workspaceId, result.taskId);
   }
 
