@@ -195,6 +195,30 @@ describe('the web app in a real browser (Debian Chromium, real Claude Code)', ()
     await page.screenshot({ path: path.join(screenshotDirectory, 'chat.png'), fullPage: true });
   }, 180_000);
 
+  it('makes an API token shown once and revokes it, and revokes an open invitation, each after confirming', async () => {
+    const pending = await api('POST', '/api/invitations', { role: 'member', email: 'grace@example.com' });
+    expect(pending.status).toBe(201);
+    await go('/members');
+    await byTestId('token-name').fill('browser-suite');
+    await byTestId('token-create').click();
+    const secret = await byTestId('secret-dialog-value').inputValue();
+    await byTestId('secret-dialog').getByRole('button', { name: 'Done' }).click();
+    const withToken = (token: string) => fetch(`${system.gatewayUrl}/api/issues`, { headers: { authorization: `Bearer ${token}` } }).then((response) => response.status);
+    expect(await withToken(secret)).toBe(200);
+
+    const tokenRow = byTestId('token-row').filter({ hasText: 'browser-suite' });
+    await tokenRow.getByTestId('token-revoke').click();
+    await byTestId('confirm-dialog-confirm').click();
+    await byTestId('confirm-dialog').waitFor({ state: 'hidden' });
+    await tokenRow.getByText(/^revoked /).waitFor();
+    expect(await withToken(secret)).toBe(401);
+
+    const invitationRow = byTestId('invitation-row').filter({ hasText: 'grace@example.com' });
+    await invitationRow.getByTestId('invitation-revoke').click();
+    await byTestId('confirm-dialog-confirm').click();
+    await page.locator('[data-testid="invitation-row"][data-state="revoked"]').filter({ hasText: 'grace@example.com' }).waitFor();
+  }, 60_000);
+
   it('reads at a phone’s width, and logged no error on any page', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const route of ['/', '/agents', '/runtimes', '/autopilots', '/usage', '/members', '/chat']) {

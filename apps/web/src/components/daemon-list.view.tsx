@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useMutation, type UseQueryResult } from '@tanstack/react-query';
 import { ApiRequestError, describeError } from '../api/api-error';
 import { createDaemonEnrollment, enrollmentCommand, revokeDaemon, runtimeKeys, type Daemon, type DaemonEnrollment } from '../api/runtimes.api';
+import { useConfirmedAction } from './confirmed-action.hook';
 import { ConfirmDialog, CopyField, SecretDialog } from './dialog.view';
 import { Pager, useClientPages } from './pager.view';
 
@@ -10,19 +11,10 @@ const PAGE_SIZE = 20;
 /** The daemons enrolled in the workspace (revoked ones too); admins enroll new ones and revoke. */
 export function DaemonList(props: { readonly daemons: UseQueryResult<Daemon[]>; readonly canManage: boolean }) {
   const { daemons, canManage } = props;
-  const queries = useQueryClient();
   const { pageItems, pager } = useClientPages(daemons.data ?? [], PAGE_SIZE, 'Daemons pages');
   const [enrollment, setEnrollment] = useState<DaemonEnrollment>();
-  const [revoking, setRevoking] = useState<Daemon>();
   const enroll = useMutation({ mutationFn: createDaemonEnrollment, onSuccess: setEnrollment });
-  const revoke = useMutation({
-    mutationFn: (daemon: Daemon) => revokeDaemon(daemon.id),
-    onSuccess: async () => {
-      setRevoking(undefined);
-      await queries.invalidateQueries({ queryKey: runtimeKeys.daemons });
-      await queries.invalidateQueries({ queryKey: runtimeKeys.all });
-    },
-  });
+  const revoke = useConfirmedAction({ act: (daemon: Daemon) => revokeDaemon(daemon.id), refreshes: [runtimeKeys.daemons, runtimeKeys.all] });
   // Members read daemons, viewers may not: say so instead of showing the refusal as a failure.
   const forbidden = daemons.error instanceof ApiRequestError && daemons.error.status === 403;
   return (
@@ -62,7 +54,7 @@ export function DaemonList(props: { readonly daemons: UseQueryResult<Daemon[]>; 
                   {canManage ? (
                     <td data-label="Actions">
                       {daemon.revokedAt ? null : (
-                        <button type="button" className="danger" onClick={() => setRevoking(daemon)} data-testid="daemon-revoke">
+                        <button type="button" className="danger" onClick={() => revoke.ask(daemon)} data-testid="daemon-revoke">
                           Revoke
                         </button>
                       )}
@@ -83,19 +75,8 @@ export function DaemonList(props: { readonly daemons: UseQueryResult<Daemon[]>; 
           <CopyField label="Command" value={enrollmentCommand(enrollment.token)} testId="daemon-enroll-command" multiline />
         </SecretDialog>
       ) : null}
-      {revoking ? (
-        <ConfirmDialog
-          title={`Revoke ${revoking.name}?`}
-          confirmLabel="Revoke"
-          busyLabel="Revoking…"
-          busy={revoke.isPending}
-          error={revoke.error}
-          onConfirm={() => revoke.mutate(revoking)}
-          onCancel={() => {
-            setRevoking(undefined);
-            revoke.reset();
-          }}
-        >
+      {revoke.target ? (
+        <ConfirmDialog title={`Revoke ${revoke.target.name}?`} confirmLabel="Revoke" busyLabel="Revoking…" {...revoke.dialog}>
           <p>It is disconnected at once and refused from now on; its runtimes go offline. It needs a new enrollment to come back.</p>
         </ConfirmDialog>
       ) : null}

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { describeError } from '../api/api-error';
 import { INVITATION_ROLES, createInvitation, invitationState, listInvitations, memberKeys, revokeInvitation, type CreatedInvitation, type Invitation, type InvitationRole } from '../api/members.api';
+import { useConfirmedAction } from './confirmed-action.hook';
 import { ConfirmDialog, SecretDialog } from './dialog.view';
 import { Pager, useClientPages } from './pager.view';
 
@@ -10,18 +11,10 @@ const DEFAULT_EXPIRY_HOURS = 72;
 
 /** Invitations (admins): a one-time link for a role, optionally for one email; listed and revocable until accepted. */
 export function MemberInvitations() {
-  const queries = useQueryClient();
   const invitations = useQuery({ queryKey: memberKeys.invitations, queryFn: listInvitations });
   const { pageItems, pager } = useClientPages(invitations.data ?? [], PAGE_SIZE, 'Invitations pages');
   const [created, setCreated] = useState<CreatedInvitation>();
-  const [revoking, setRevoking] = useState<Invitation>();
-  const revoke = useMutation({
-    mutationFn: (invitation: Invitation) => revokeInvitation(invitation.id),
-    onSuccess: async () => {
-      setRevoking(undefined);
-      await queries.invalidateQueries({ queryKey: memberKeys.invitations });
-    },
-  });
+  const revoke = useConfirmedAction({ act: (invitation: Invitation) => revokeInvitation(invitation.id), refreshes: [memberKeys.invitations] });
   return (
     <section className="card" aria-labelledby="invitations-title">
       <h2 id="invitations-title">Invitations</h2>
@@ -52,7 +45,7 @@ export function MemberInvitations() {
                     <td data-label="Expires">{new Date(invitation.expiresAt).toLocaleString()}</td>
                     <td data-label="Actions">
                       {state === 'pending' ? (
-                        <button type="button" className="danger" onClick={() => setRevoking(invitation)} data-testid="invitation-revoke">
+                        <button type="button" className="danger" onClick={() => revoke.ask(invitation)} data-testid="invitation-revoke">
                           Revoke
                         </button>
                       ) : null}
@@ -72,19 +65,8 @@ export function MemberInvitations() {
           </p>
         </SecretDialog>
       ) : null}
-      {revoking ? (
-        <ConfirmDialog
-          title="Revoke this invitation?"
-          confirmLabel="Revoke"
-          busyLabel="Revoking…"
-          busy={revoke.isPending}
-          error={revoke.error}
-          onConfirm={() => revoke.mutate(revoking)}
-          onCancel={() => {
-            setRevoking(undefined);
-            revoke.reset();
-          }}
-        >
+      {revoke.target ? (
+        <ConfirmDialog title="Revoke this invitation?" confirmLabel="Revoke" busyLabel="Revoking…" {...revoke.dialog}>
           <p>The link stops working.</p>
         </ConfirmDialog>
       ) : null}

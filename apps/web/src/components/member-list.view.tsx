@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '../api/api.types';
 import { describeError } from '../api/api-error';
 import { ROLES, changeMemberRole, listMembers, memberKeys, removeMember, type Member } from '../api/members.api';
+import { useConfirmedAction } from './confirmed-action.hook';
 import { ConfirmDialog } from './dialog.view';
 import { Pager, useClientPages } from './pager.view';
 
@@ -13,16 +13,11 @@ export function MemberList(props: { readonly canManage: boolean; readonly myUser
   const queries = useQueryClient();
   const members = useQuery({ queryKey: memberKeys.members, queryFn: listMembers });
   const { pageItems, pager } = useClientPages(members.data ?? [], PAGE_SIZE, 'Members pages');
-  const [removing, setRemoving] = useState<Member>();
-  const refresh = () => queries.invalidateQueries({ queryKey: memberKeys.members });
-  const changeRole = useMutation({ mutationFn: (change: { readonly userId: string; readonly role: Role }) => changeMemberRole(change.userId, change.role), onSettled: refresh });
-  const remove = useMutation({
-    mutationFn: (member: Member) => removeMember(member.userId),
-    onSuccess: async () => {
-      setRemoving(undefined);
-      await refresh();
-    },
+  const changeRole = useMutation({
+    mutationFn: (change: { readonly userId: string; readonly role: Role }) => changeMemberRole(change.userId, change.role),
+    onSettled: () => queries.invalidateQueries({ queryKey: memberKeys.members }),
   });
+  const remove = useConfirmedAction({ act: (member: Member) => removeMember(member.userId), refreshes: [memberKeys.members] });
   const roleShown = (member: Member): Role => (changeRole.isPending && changeRole.variables.userId === member.userId ? changeRole.variables.role : member.role);
   return (
     <section className="card" aria-labelledby="members-title">
@@ -73,7 +68,7 @@ export function MemberList(props: { readonly canManage: boolean; readonly myUser
                   <td data-label="Member since">{new Date(member.memberSince).toLocaleDateString()}</td>
                   {props.canManage ? (
                     <td data-label="Actions">
-                      <button type="button" className="danger" onClick={() => setRemoving(member)} data-testid="member-remove">
+                      <button type="button" className="danger" onClick={() => remove.ask(member)} data-testid="member-remove">
                         Remove
                       </button>
                     </td>
@@ -85,21 +80,10 @@ export function MemberList(props: { readonly canManage: boolean; readonly myUser
         </div>
       ) : null}
       <Pager {...pager} />
-      {removing ? (
-        <ConfirmDialog
-          title={`Remove ${removing.displayName}?`}
-          confirmLabel="Remove"
-          busyLabel="Removing…"
-          busy={remove.isPending}
-          error={remove.error}
-          onConfirm={() => remove.mutate(removing)}
-          onCancel={() => {
-            setRemoving(undefined);
-            remove.reset();
-          }}
-        >
+      {remove.target ? (
+        <ConfirmDialog title={`Remove ${remove.target.displayName}?`} confirmLabel="Remove" busyLabel="Removing…" {...remove.dialog}>
           <p>
-            {removing.userId === props.myUserId ? 'This is you: you leave the workspace. ' : ''}
+            {remove.target.userId === props.myUserId ? 'This is you: you leave the workspace. ' : ''}
             Their API tokens of this workspace are revoked and their open connections closed.
           </p>
         </ConfirmDialog>

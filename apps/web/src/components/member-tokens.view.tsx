@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '../api/api.types';
 import { describeError } from '../api/api-error';
 import { createToken, listMyTokens, memberKeys, permissionsWithin, revokeToken, type ApiToken, type CreatedApiToken } from '../api/members.api';
+import { useConfirmedAction } from './confirmed-action.hook';
 import { ConfirmDialog, SecretDialog } from './dialog.view';
 import { Pager, useClientPages } from './pager.view';
 
@@ -10,18 +11,10 @@ const PAGE_SIZE = 20;
 
 /** The signed-in person's API tokens in this workspace: made with a name, optional scopes and expiry, shown once, revocable. */
 export function MemberTokens(props: { readonly role: Role }) {
-  const queries = useQueryClient();
   const tokens = useQuery({ queryKey: memberKeys.tokens, queryFn: listMyTokens });
   const { pageItems, pager } = useClientPages(tokens.data ?? [], PAGE_SIZE, 'API tokens pages');
   const [created, setCreated] = useState<CreatedApiToken>();
-  const [revoking, setRevoking] = useState<ApiToken>();
-  const revoke = useMutation({
-    mutationFn: (token: ApiToken) => revokeToken(token.id),
-    onSuccess: async () => {
-      setRevoking(undefined);
-      await queries.invalidateQueries({ queryKey: memberKeys.tokens });
-    },
-  });
+  const revoke = useConfirmedAction({ act: (token: ApiToken) => revokeToken(token.id), refreshes: [memberKeys.tokens] });
   return (
     <section className="card" aria-labelledby="tokens-title">
       <h2 id="tokens-title">My API tokens</h2>
@@ -58,7 +51,7 @@ export function MemberTokens(props: { readonly role: Role }) {
                     {token.revokedAt ? (
                       `revoked ${new Date(token.revokedAt).toLocaleDateString()}`
                     ) : (
-                      <button type="button" className="danger" onClick={() => setRevoking(token)} data-testid="token-revoke">
+                      <button type="button" className="danger" onClick={() => revoke.ask(token)} data-testid="token-revoke">
                         Revoke
                       </button>
                     )}
@@ -71,19 +64,8 @@ export function MemberTokens(props: { readonly role: Role }) {
       ) : null}
       <Pager {...pager} />
       {created ? <SecretDialog title={`API token ${created.name}`} secretLabel="Token" secret={created.token} onClose={() => setCreated(undefined)} /> : null}
-      {revoking ? (
-        <ConfirmDialog
-          title={`Revoke ${revoking.name}?`}
-          confirmLabel="Revoke"
-          busyLabel="Revoking…"
-          busy={revoke.isPending}
-          error={revoke.error}
-          onConfirm={() => revoke.mutate(revoking)}
-          onCancel={() => {
-            setRevoking(undefined);
-            revoke.reset();
-          }}
-        >
+      {revoke.target ? (
+        <ConfirmDialog title={`Revoke ${revoke.target.name}?`} confirmLabel="Revoke" busyLabel="Revoking…" {...revoke.dialog}>
           <p>Requests with it are refused from now on, and connections it opened are closed.</p>
         </ConfirmDialog>
       ) : null}

@@ -1,6 +1,7 @@
 import { startAgentProcess, type AgentProcess, type AgentProcessExit } from '../runner/agent-process.runner';
 import { createActivityWatchdog, type WatchdogClock } from '../runner/activity.watchdog';
 import type { StderrTailOptions } from '../runner/stderr-tail.buffer';
+import { PROMPT_UNDELIVERED_NOTE } from '../failure-classification/failure-evidence';
 import { createAgentMessageQueue } from './agent-message.queue';
 import type { AgentRunResult, AgentRunTimeouts, AgentSession, BackendExecuteOptions } from './backend.types';
 import { assembleRunResult, type RunFacts } from './run-result.assembler';
@@ -113,7 +114,7 @@ function makeOpeningMove(options: { readonly start: CreateAgentSessionOptions['s
     .then(() => options.start?.(options.input))
     .catch((error: unknown) => {
       // Usually the CLI died before reading; its exit is reported by the result.
-      options.context.emit({ type: 'log', level: 'warn', text: `could not deliver the prompt: ${error instanceof Error ? error.message : String(error)}` });
+      options.context.emit({ type: 'log', level: 'warn', text: `${PROMPT_UNDELIVERED_NOTE}: ${error instanceof Error ? error.message : String(error)}` });
     });
 }
 

@@ -2,6 +2,7 @@ import type { AgentMessage } from '@switchyard/contracts';
 import type { AgentRunResult, AgentSession, Backend } from '../backend/backend.types';
 import { collectRun } from '../backend/session-drain.spec-helper';
 import { withFailureClassification } from './failure-classifying.backend';
+import { PROMPT_UNDELIVERED_NOTE } from './failure-evidence';
 import { classifyProviderFailure } from './provider-failure.rules';
 
 const finished = (overrides: Partial<AgentRunResult>): AgentRunResult => ({
@@ -53,6 +54,12 @@ describe('a backend with failure classification', () => {
     expect((await run(scriptedBackend([], completed))).result).toEqual(completed);
     const unknown = finished({});
     expect((await run(scriptedBackend([{ type: 'error', code: 'x', message: 'disk full' }], unknown))).result).toEqual(unknown);
+  });
+
+  it('given a CLI that died before reading its prompt, does not take our broken pipe for a provider network error', async () => {
+    const exited = finished({ exitCode: 127, error: { code: 'cli_exited_nonzero', message: 'the CLI exited with code 127 without a result', stderrTail: 'node-helper: command not found' } });
+    const note: AgentMessage = { type: 'log', level: 'warn', text: `${PROMPT_UNDELIVERED_NOTE}: write EPIPE` };
+    expect((await run(scriptedBackend([note], exited))).result).toEqual(exited);
   });
 
   it('given a "completed" run whose answer is the CLI\'s error report, fails it with the provider\'s reason', async () => {

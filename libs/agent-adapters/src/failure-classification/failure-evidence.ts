@@ -2,6 +2,12 @@ import type { AgentMessage } from '@switchyard/contracts';
 import type { AgentRunResult } from '../backend/backend.types';
 import { AGENT_RUN_ERROR_CODES, type AgentRunErrorCode } from '../run-errors/agent-run-error.codes';
 
+/**
+ * The adapter's own note when the CLI died before reading its prompt: a broken pipe of ours, not a
+ * provider's network error, so it is no evidence (it raced the exit, and read "EPIPE" as one).
+ */
+export const PROMPT_UNDELIVERED_NOTE = 'could not deliver the prompt';
+
 /** Most CLIs print a provider error once or twice; the first few say why. */
 const KEPT_ERROR_TEXTS = 8;
 const MAXIMUM_ERROR_TEXT_CHARACTERS = 2_000;
@@ -69,7 +75,7 @@ export function errorTextCollector(): { readonly add: (message: AgentMessage) =>
     texts,
     add: (message) => {
       const text = message.type === 'error' ? `${message.code}: ${message.message}` : message.type === 'log' && (message.level === 'warn' || message.level === 'error') ? message.text : undefined;
-      if (text === undefined || texts.length >= KEPT_ERROR_TEXTS) return;
+      if (text === undefined || text.startsWith(PROMPT_UNDELIVERED_NOTE) || texts.length >= KEPT_ERROR_TEXTS) return;
       texts.push(text.slice(0, MAXIMUM_ERROR_TEXT_CHARACTERS));
     },
   };
