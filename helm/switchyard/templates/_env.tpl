@@ -5,7 +5,7 @@ key of that service's config schema (services/<name>/src/<name>.config.ts) or a 
 outside it, and every required key must be here. Called with (dict "root" $ "name" <service> "service" <its values>).
 */ -}}
 
-{{- /* Every Switchyard process: its listener, logs and NATS. */ -}}
+{{- /* Every Switchyard process: its listeners (HTTP, metrics), logs and NATS. */ -}}
 {{- define "switchyard.env.common" -}}
 - name: SWITCHYARD_SERVICE
   value: {{ .name | quote }}
@@ -13,6 +13,10 @@ outside it, and every required key must be here. Called with (dict "root" $ "nam
   value: "0.0.0.0"
 - name: PORT
   value: {{ .service.port | quote }}
+{{- if .root.Values.metrics.enabled }}
+- name: METRICS_PORT
+  value: {{ .root.Values.metrics.port | quote }}
+{{- end }}
 - name: LOG_LEVEL
   value: {{ .root.Values.logLevel | quote }}
 - name: NATS_URL

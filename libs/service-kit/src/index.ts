@@ -12,3 +12,4 @@ export * from './config/service-config.schema';
 export * from './bootstrap/platform.module';
 export * from './bootstrap/define-service';
 export * from './state/state-directory';
+export * from './metrics/metrics.module';

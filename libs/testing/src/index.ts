@@ -14,3 +14,4 @@ export * from './test-sealing-key';
 export * from './mcp-server/note-writer.mcp-server';
 export * from './git-http-server';
 export * from './otlp-trace.receiver';
+export * from './metrics-scrape';

@@ -5,6 +5,8 @@ import { createInterface } from 'node:readline';
 
 export interface ServiceChild {
   readonly url: string;
+  /** `GET /metrics`, when its environment set METRICS_PORT. */
+  readonly metricsUrl: string | undefined;
   /** The process id, e.g. to find the process in a census. */
   readonly pid: number;
   /** Resolves when the process has exited, however it ended. */
@@ -51,7 +53,8 @@ export function startServiceChild(options: { readonly entry: string; readonly en
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);
           return exited;
         };
-        resolve({ url: parsed.url, pid: child.pid ?? -1, exited, stop: () => kill('SIGTERM'), kill });
+        const metricsUrl = typeof parsed.metricsUrl === 'string' ? parsed.metricsUrl : undefined;
+        resolve({ url: parsed.url, metricsUrl, pid: child.pid ?? -1, exited, stop: () => kill('SIGTERM'), kill });
       }
     });
   });
@@ -81,9 +84,9 @@ export function workspaceRoot(): string {
   throw new Error('the Switchyard repository root was not found above ' + __dirname);
 }
 
-function safeParse(line: string): { event?: unknown; url?: unknown } | undefined {
+function safeParse(line: string): { event?: unknown; url?: unknown; metricsUrl?: unknown } | undefined {
   try {
-    return JSON.parse(line) as { event?: unknown; url?: unknown };
+    return JSON.parse(line) as { event?: unknown; url?: unknown; metricsUrl?: unknown };
   } catch {
     return undefined;
   }

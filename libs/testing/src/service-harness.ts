@@ -16,6 +16,8 @@ import { testNatsUrl, uniqueNamespace } from './test-environment';
 
 export interface ServiceUnderTest {
   readonly url: string;
+  /** `GET /metrics`, when the environment set METRICS_PORT (`'0'`: a free port). */
+  readonly metricsUrl: string | undefined;
   readonly namespace: string;
   /** The service's database, when it has one. */
   readonly databaseUrl: string | undefined;
@@ -52,6 +54,7 @@ export async function startServiceForTest<Config extends ServiceBaseConfig & Pla
     const running = await bootInProcess(definition, { namespace, databaseUrl: database?.url, env: options.env });
     return {
       url: running.url,
+      metricsUrl: running.metricsUrl,
       namespace,
       databaseUrl: database?.url,
       stop: async () => {
@@ -72,7 +75,7 @@ async function startReplica<Config extends ServiceBaseConfig & PlatformConfig>(
 ): Promise<ServiceUnderTest> {
   const running = await bootInProcess(definition, { namespace: first.namespace, databaseUrl: first.databaseUrl, env });
   // The first instance owns the namespace and database and removes them.
-  return { url: running.url, namespace: first.namespace, databaseUrl: first.databaseUrl, stop: () => running.app.close() };
+  return { url: running.url, metricsUrl: running.metricsUrl, namespace: first.namespace, databaseUrl: first.databaseUrl, stop: () => running.app.close() };
 }
 
 async function bootInProcess<Config extends ServiceBaseConfig & PlatformConfig>(

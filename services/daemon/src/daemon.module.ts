@@ -6,6 +6,7 @@ import { ClaimLoop } from './run-loop/claim-loop';
 import { OrphanRelease } from './run-loop/orphan-release';
 import { SlotTracker } from './runtimes/slot-tracker';
 import { RuntimeRegistry } from './runtimes/runtime-registry';
+import { DaemonMetrics } from './daemon.metrics';
 
 /**
  * The daemon: runtimes detected and heartbeated, the attempts of a previous process released at
@@ -25,6 +26,7 @@ export class DaemonModule {
         RuntimeRegistry,
         OrphanRelease,
         ClaimLoop,
+        DaemonMetrics,
       ],
       exports: [RuntimeRegistry],
     };

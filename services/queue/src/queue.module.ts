@@ -10,6 +10,7 @@ import { keyringOfSetting } from '@switchyard/persistence';
 import { QUEUE_CONFIG, QUEUE_LOGGER, SECRET_KEYRING, TASK_TOKEN_SECRET } from './queue.injection-keys';
 import { RuntimePresenceConsumer } from './sweeper/runtime-presence.consumer';
 import { TaskSweeper } from './sweeper/task-sweeper';
+import { QueueMetrics } from './metrics/queue.metrics';
 
 function taskTokenSecret(config: QueueConfig, logger: JsonLogger): string {
   if (config.QUEUE_TASK_TOKEN_SECRET) return config.QUEUE_TASK_TOKEN_SECRET;
@@ -21,8 +22,8 @@ function taskTokenSecret(config: QueueConfig, logger: JsonLogger): string {
 }
 
 /**
- * The queue service: task commands over NATS, runtime presence from heartbeats, the sweeper, and
- * task events relayed from Postgres to JetStream.
+ * The queue service: task commands over NATS, runtime presence from heartbeats, the sweeper,
+ * task events relayed from Postgres to JetStream, and its metrics.
  */
 @Module({})
 export class QueueModule {
@@ -41,6 +42,7 @@ export class QueueModule {
         WorkAvailableNudger,
         CancelNoticePublisher,
         TaskSweeper,
+        QueueMetrics,
       ],
       // Message handlers: the messaging transport runs their @MessagePattern / @EventPattern methods.
       controllers: [TaskCommandServer, RuntimePresenceConsumer],

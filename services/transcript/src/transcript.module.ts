@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { TimelineProjectorRunner } from './projector/timeline-projector.runner';
+import { ProjectorMetrics } from './projector/projector.metrics';
 import type { TranscriptConfig } from './transcript.config';
 import { TRANSCRIPT_CONFIG, TRANSCRIPT_LOGGER } from './transcript.injection-keys';
 
@@ -10,7 +11,7 @@ export class TranscriptModule {
   static forRoot(config: TranscriptConfig, logger: JsonLogger): DynamicModule {
     return {
       module: TranscriptModule,
-      providers: [{ provide: TRANSCRIPT_CONFIG, useValue: config }, { provide: TRANSCRIPT_LOGGER, useValue: logger }, TimelineProjectorRunner],
+      providers: [{ provide: TRANSCRIPT_CONFIG, useValue: config }, { provide: TRANSCRIPT_LOGGER, useValue: logger }, TimelineProjectorRunner, ProjectorMetrics],
     };
   }
 }

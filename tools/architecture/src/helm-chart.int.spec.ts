@@ -178,6 +178,8 @@ describe('the Helm chart', () => {
       ['a log level the services refuse', { logLevel: 'verbose' }],
       ['the old external NATS key', { externalNats: { url: 'nats://nats:4222' } }],
       ['a readOnlyRootFilesystem the chart sets per container', { containerSecurityContext: { readOnlyRootFilesystem: false } }],
+      ['a metrics port that is no port', { metrics: { port: 0 } }],
+      ['a metrics setting the chart does not read', { metrics: { path: '/internal/metrics' } }],
     ])('rejects %s', (_reason, override) => {
       expect(problems(mergeValues(defaults, override))).not.toEqual([]);
     });
@@ -209,6 +211,22 @@ describe('the Helm chart', () => {
       for (const values of [defaults, production]) {
         expect(extraEnvNames(values, component).filter((name) => !keys.all.has(name))).toEqual([]);
       }
+    });
+
+    it('gives every component METRICS_PORT, a container port named metrics and the prometheus.io annotations, on a port of its own', () => {
+      expect(envTemplates.get('switchyard.env.common')).toMatch(/if \.root\.Values\.metrics\.enabled \}\}\n- name: METRICS_PORT\n  value: \{\{ \.root\.Values\.metrics\.port \| quote \}\}/);
+      for (const component of COMPONENTS) expect(envOf(envTemplates, `switchyard.env.${component}`).map((entry) => entry.name)).toContain('METRICS_PORT');
+      const services = readChart('templates/services.yaml');
+      expect(services).toContain('- { name: metrics, containerPort: {{ $.Values.metrics.port }} }');
+      for (const annotation of ['prometheus.io/scrape: "true"', 'prometheus.io/port: {{ $.Values.metrics.port | quote }}', 'prometheus.io/path: /metrics']) expect(services).toContain(annotation);
+      // The gateway's Service (and so the Ingress) forwards its HTTP port only.
+      expect(services).toContain('- { name: http, port: 80, targetPort: http }');
+      expect(services).not.toMatch(/targetPort: metrics/);
+      expect(at(defaults, 'metrics')).toEqual({ enabled: true, port: 9464 });
+      for (const values of [defaults, production]) {
+        expect(COMPONENTS.filter((component) => at(values, 'services', component, 'port') === at(values, 'metrics', 'port'))).toEqual([]);
+      }
+      expect(services).toContain('fail (printf "metrics.port must differ from services.%s.port');
     });
 
     it('migrate: sets what the migration runner reads', () => {

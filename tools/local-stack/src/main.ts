@@ -206,6 +206,9 @@ function childEnvironment(options: {
   };
   if (options.databaseUrl) env['DATABASE_URL'] = options.databaseUrl;
   else delete env['DATABASE_URL'];
+  // One port would be given to five processes: all but the first would fail to boot. The local
+  // stack serves no metrics (docs/operations/observability.md).
+  delete env['METRICS_PORT'];
   return env;
 }
 

@@ -7,6 +7,7 @@ import { createJsonLogger, NestJsonLogger, type JsonLogger } from '../logging/js
 import { ConfigValidationError } from '../config/config-validation.error';
 import { redactConfig } from '../config/redact-config';
 import { installProcessGuards } from './process-guards';
+import { MetricsEndpoint } from '../metrics/metrics.module';
 
 export interface ServiceBaseConfig {
   readonly PORT: number;
@@ -27,6 +28,8 @@ export interface BootstrapServiceOptions<Config extends ServiceBaseConfig> {
 export interface RunningService {
   readonly app: INestApplication;
   readonly url: string;
+  /** Where `GET /metrics` answers, when METRICS_PORT is set. */
+  readonly metricsUrl: string | undefined;
   readonly logger: JsonLogger;
 }
 
@@ -65,8 +68,18 @@ export async function startService<Config extends ServiceBaseConfig>(options: {
     throw error;
   }
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  logger.info({ event: 'service_listening', url }, `${options.service} listening on ${url}`);
-  return { app, url, logger };
+  const metricsUrl = metricsUrlOf(app);
+  logger.info({ event: 'service_listening', url, ...(metricsUrl ? { metricsUrl } : {}) }, `${options.service} listening on ${url}`);
+  return { app, url, metricsUrl, logger };
+}
+
+/** The metrics listener's address; a module built without the platform has none. */
+function metricsUrlOf(app: INestApplication): string | undefined {
+  try {
+    return app.get(MetricsEndpoint, { strict: false }).url;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -15,6 +15,7 @@ import { shutdownTelemetry } from '@switchyard/telemetry';
 import { HealthModule } from '../health/health.module';
 import type { ReadinessCheck } from '../health/readiness-check';
 import type { JsonLogger } from '../logging/json-logger';
+import { MetricsModule } from '../metrics/metrics.module';
 
 /**
  * Something a process stands on besides NATS (the database): its module, and the readiness check
@@ -41,13 +42,15 @@ export interface PlatformModuleOptions {
   readonly extensions: readonly PlatformExtension[];
   /** Consumer options of `@EventPattern` handlers that come from configuration. */
   readonly eventConsumers?: EventConsumerTable;
+  /** Where `GET /metrics` listens; no port: metrics off. */
+  readonly metrics: { readonly host: string; readonly port: number | undefined };
   readonly logger: JsonLogger;
 }
 
 /**
  * What every Switchyard process stands on: one NATS connection with the catalog's streams
- * provisioned, its extensions (the database, for services that keep state), and health endpoints
- * that check them all.
+ * provisioned, its extensions (the database, for services that keep state), health endpoints
+ * that check them all, and its metrics (served when METRICS_PORT is set).
  */
 @Module({})
 export class PlatformModule {
@@ -77,7 +80,8 @@ export class PlatformModule {
         ...options.extensions.map((extension, index) => ({ name: extension.readiness.name, check: () => extension.readiness.check(provided[index] as never) })),
       ],
     });
-    return { module: PlatformModule, imports: [messaging, ...options.extensions.map((extension) => extension.module), health] };
+    const metrics = MetricsModule.forRoot({ service: options.service, host: options.metrics.host, port: options.metrics.port, logger: options.logger });
+    return { module: PlatformModule, imports: [metrics, messaging, ...options.extensions.map((extension) => extension.module), health] };
   }
 }
 
@@ -86,6 +90,8 @@ export interface PlatformConfig {
   readonly NATS_URL: string;
   readonly NATS_CREDENTIALS_FILE?: string | undefined;
   readonly SWITCHYARD_NAMESPACE?: string | undefined;
+  readonly HOST: string;
+  readonly METRICS_PORT?: number | undefined;
 }
 
 /**
@@ -125,6 +131,7 @@ export function serviceRootModule(options: {
         credentialsFile: options.config.NATS_CREDENTIALS_FILE,
         extensions: options.extensions,
         ...(options.eventConsumers ? { eventConsumers: options.eventConsumers } : {}),
+        metrics: { host: options.config.HOST, port: options.config.METRICS_PORT },
         logger: options.logger,
       }),
       options.feature,

@@ -4,6 +4,15 @@ import { z } from 'zod';
 export const portField = (defaultPort: number) =>
   z.coerce.number().int('must be an integer').min(0, 'must be 0-65535').max(65535, 'must be 0-65535').default(defaultPort);
 
+/**
+ * The listener of `GET /metrics`, apart from PORT; unset (or empty): no metrics, nothing loaded,
+ * nothing listening. 0 picks a free port.
+ */
+export const metricsPortField = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z.coerce.number().int('must be an integer').min(0, 'must be 0-65535').max(65535, 'must be 0-65535').optional(),
+);
+
 export const natsUrlField = z
   .string()
   .trim()

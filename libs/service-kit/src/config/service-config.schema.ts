@@ -1,16 +1,21 @@
 import { z } from 'zod';
-import { databaseUrlField, hostField, logLevelField, namespaceField, natsUrlField, portField } from './config-fields';
+import { databaseUrlField, hostField, logLevelField, metricsPortField, namespaceField, natsUrlField, portField } from './config-fields';
 
-/** Environment every service reads: its listener, log level and NATS. */
+/** Environment every service reads: its listeners (HTTP, and metrics when asked), log level and NATS. */
 export function natsServiceConfigSchema(defaultPort: number) {
   return z.object({
     PORT: portField(defaultPort),
     HOST: hostField,
+    /** Prometheus metrics on HOST:METRICS_PORT (docs/operations/observability.md); unset: off. */
+    METRICS_PORT: metricsPortField,
     LOG_LEVEL: logLevelField,
     NATS_URL: natsUrlField,
     /** The process's NATS user (`.creds`: JWT and seed); required by a server in operator mode. */
     NATS_CREDENTIALS_FILE: z.string().trim().min(1).optional(),
     SWITCHYARD_NAMESPACE: namespaceField,
+  }).refine((config) => config.METRICS_PORT === undefined || config.METRICS_PORT === 0 || config.METRICS_PORT !== config.PORT, {
+    path: ['METRICS_PORT'],
+    message: 'must differ from PORT',
   });
 }
 

@@ -98,6 +98,11 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     });
   }
 
+  /** Timeline messages the outbox holds until JetStream acknowledges them; undefined before it opened. */
+  pendingOutboxMessages(): number | undefined {
+    return this.outbox?.pendingCount();
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     this.leftoversSwept = this.sweepLeftovers();
     // The slots open once the queue released this DAEMON_ID's previous attempts: claim then.

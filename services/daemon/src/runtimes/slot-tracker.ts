@@ -14,6 +14,16 @@ export class SlotTracker {
     return this.closed ? 0 : Math.max(0, this.capacity - this.active.size);
   }
 
+  /** Slots a task runs in, closed or not. */
+  get busySlots(): number {
+    return this.active.size;
+  }
+
+  /** DAEMON_MAX_SLOTS. */
+  get totalSlots(): number {
+    return this.capacity;
+  }
+
   activeTaskIds(): string[] {
     return [...this.active];
   }

@@ -17,4 +17,15 @@ describe('slot tracker', () => {
     expect(opened).toEqual(['claim loop']);
     expect(slots.activeTaskIds()).toEqual(['task-1']);
   });
+
+  it('counts busy slots whether or not the slots are open, against the total', () => {
+    const slots = new SlotTracker(3);
+    slots.take('task-1');
+    slots.take('task-2');
+    slots.close();
+
+    expect({ busy: slots.busySlots, total: slots.totalSlots }).toEqual({ busy: 2, total: 3 });
+    slots.release('task-1');
+    expect({ busy: slots.busySlots, total: slots.totalSlots }).toEqual({ busy: 1, total: 3 });
+  });
 });

@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { commandFailure, type CommandReply } from '@switchyard/contracts';
 import { withOptimisticRetry } from '@switchyard/event-store';
 import { ProcessedCommandStore } from '@switchyard/persistence';
+import { recordingTaskTransitions, type TaskTransition } from '../storage/task-transitions';
 
 /** Tries per command when another writer changed the same task between load and append. */
 const CONFLICT_ATTEMPTS = 5;
@@ -11,7 +12,8 @@ const CONFLICT_ATTEMPTS = 5;
  * reply is returned as "already applied", otherwise the command runs and its reply is stored with
  * its effect. A concurrency conflict re-runs the whole transaction on fresh state. A stored reply
  * is only ever given to the sender that made the request: the same request id from anyone else
- * is refused `sender_mismatch` and learns nothing of it.
+ * is refused `sender_mismatch` and learns nothing of it. `onCommitted` hears the task transitions
+ * of the try that committed (none for a replayed reply).
  */
 export function runIdempotentCommand<TResult>(options: {
   readonly dataSource: DataSource;
@@ -23,11 +25,12 @@ export function runIdempotentCommand<TResult>(options: {
   /** What is kept of the reply (e.g. without secrets), and how a kept one is replayed. */
   readonly storedForm?: (reply: CommandReply<TResult>) => CommandReply<TResult>;
   readonly replayedForm?: (reply: CommandReply<TResult>) => CommandReply<TResult>;
+  readonly onCommitted?: (transitions: readonly TaskTransition[]) => void;
 }): Promise<CommandReply<TResult>> {
   const storedForm = options.storedForm ?? ((reply) => reply);
   const replayedForm = options.replayedForm ?? ((reply) => reply);
-  return withOptimisticRetry(
-    () =>
+  return withOptimisticRetry(async () => {
+    const { result, transitions } = await recordingTaskTransitions(() =>
       options.dataSource.transaction(async (manager) => {
         const store = new ProcessedCommandStore(manager);
         await store.lock(options.requestId);
@@ -37,8 +40,10 @@ export function runIdempotentCommand<TResult>(options: {
         await store.record({ requestId: options.requestId, commandType: options.commandType, sender: options.sender, reply: storedForm(reply) });
         return reply;
       }),
-    { attempts: CONFLICT_ATTEMPTS },
-  );
+    );
+    options.onCommitted?.(transitions);
+    return result;
+  }, { attempts: CONFLICT_ATTEMPTS });
 }
 
 function replayFor<TResult>(

@@ -17,6 +17,7 @@ import { commandResponder, type CommandRequestContext } from '@switchyard/messag
 import { DATA_SOURCE, type SecretKeyring } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { WorkAvailableNudger } from '../claim/work-available.nudger';
+import { QueueMetrics } from '../metrics/queue.metrics';
 import { QUEUE_CONFIG, QUEUE_LOGGER, SECRET_KEYRING, TASK_TOKEN_SECRET } from '../queue.injection-keys';
 import type { QueueConfig } from '../queue.config';
 import { runIdempotentCommand } from './run-idempotent-command';
@@ -63,6 +64,7 @@ export class TaskCommandServer {
     private readonly relay: OutboxRelay,
     private readonly nudger: WorkAvailableNudger,
     private readonly cancelNotices: CancelNoticePublisher,
+    private readonly metrics: QueueMetrics,
   ) {}
 
   @MessagePattern(COMMAND_NAMES, commandResponder({ queueGroup: QUEUE_COMMAND_GROUP }))
@@ -97,6 +99,7 @@ export class TaskCommandServer {
         commandType: name,
         sender: sender ?? null,
         execute: (manager) => handler(payload, contextOf(manager)),
+        onCommitted: this.metrics.observeCommitted,
         ...(name === 'task.claim' ? claimReplyStorage(this.taskTokenSecret) : {}),
       });
     } catch (error) {

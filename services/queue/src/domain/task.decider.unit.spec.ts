@@ -390,6 +390,7 @@ describe('task decider', () => {
         repositories: [],
         retryOfTaskId: null,
         enqueuedAt: T0,
+        queuedAt: T0,
         version: 6,
       });
     });

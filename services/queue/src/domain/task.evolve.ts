@@ -42,7 +42,7 @@ export function evolve(state: TaskDeciderState, event: TaskEvent): TaskDeciderSt
       return { ...task, leaseExpiresAt: event.payload.leaseExpiresAt };
     case 'task.requeued':
       // The attempt is over; `daemonId` stays so the last holder is known, but nothing is live.
-      return { ...task, status: 'queued', startBy: null, leaseExpiresAt: null, cancelRequest: null, localDirectoryWait: null };
+      return { ...task, status: 'queued', startBy: null, leaseExpiresAt: null, cancelRequest: null, localDirectoryWait: null, queuedAt: occurredAt };
     case 'task.timed_out':
       // A fact only; the event that follows it moves the state.
       return task;
@@ -118,6 +118,7 @@ function enqueued(event: TaskEventOf<'task.enqueued'>, version: number): Task {
     repositories: [],
     retryOfTaskId: payload.retryOfTaskId,
     enqueuedAt: event.occurredAt,
+    queuedAt: event.occurredAt,
     version,
   };
 }

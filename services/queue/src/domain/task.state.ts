@@ -78,6 +78,8 @@ export interface Task {
   readonly repositories: readonly RepositoryWorkResult[];
   readonly retryOfTaskId: string | null;
   readonly enqueuedAt: string;
+  /** When the task last entered the queue: its enqueue, or the requeue of an attempt that ended before its start. */
+  readonly queuedAt: string;
   /** Number of events applied; the optimistic-concurrency version of the event table. */
   readonly version: number;
 }
@@ -89,6 +91,11 @@ export const PRE_START_STATES = ['dispatched', 'waiting_local_directory'] as con
 
 /** States in which an attempt is live and its daemon may report. */
 export const LIVE_ATTEMPT_STATES = [...PRE_START_STATES, 'running'] as const satisfies readonly TaskState[];
+
+/** From when a daemon could have claimed the task: it (re-)entered the queue, or its deferral fell due. */
+export function claimableSince(task: Task): string {
+  return task.fireAt !== null && Date.parse(task.fireAt) > Date.parse(task.queuedAt) ? task.fireAt : task.queuedAt;
+}
 
 export function hasLiveAttempt(task: Task): boolean {
   return (LIVE_ATTEMPT_STATES as readonly TaskState[]).includes(task.status);

@@ -6,6 +6,7 @@ import type { TaskCommand } from '../domain/task.commands';
 import type { TaskEvent } from '../domain/task.events';
 import type { Task, TaskDeciderState } from '../domain/task.state';
 import { projectTaskRow } from './task-queue.projection';
+import { noteTaskTransition } from './task-transitions';
 
 /** Correlation of the events a command produces: the request that caused them. */
 export interface CommandCause {
@@ -73,6 +74,7 @@ export async function applyTaskCommand(options: {
     project: (manager) => projectTaskRow(manager, next as Task),
     callerRerunsOnConflict: true,
   });
+  noteTaskTransition({ before: state, after: next as Task, events: decision.events });
   return { decision, state: next };
 }
 

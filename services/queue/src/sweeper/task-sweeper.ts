@@ -5,6 +5,7 @@ import { MESSAGING_CONNECTION, connectionStatus, type MessagingConnection } from
 import { DATA_SOURCE } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
 import { WorkAvailableNudger } from '../claim/work-available.nudger';
+import { QueueMetrics } from '../metrics/queue.metrics';
 import type { TaskCommand } from '../domain/task.commands';
 import type { Task } from '../domain/task.state';
 import { commandErrorCodeOf } from '../domain/task-refusal';
@@ -48,6 +49,7 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly relay: OutboxRelay,
     private readonly nudger: WorkAvailableNudger,
     @Inject(MESSAGING_CONNECTION) private readonly connection: MessagingConnection,
+    private readonly metrics: QueueMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -124,6 +126,7 @@ export class TaskSweeper implements OnApplicationBootstrap, BeforeApplicationShu
       requestId,
       commandType: `sweep.${item.kind}`,
       sender: null,
+      onCommitted: this.metrics.observeCommitted,
       execute: async (manager) => {
         const cause = { requestId, correlationId: requestId };
         const { decision, state, willRetry } = await applyThenRetry({ manager, cause, now, backoff: retryBackoffOf(this.config), command: this.commandFor(item, now) });

@@ -9,6 +9,8 @@ export interface BatchFigures {
   readonly writeMs: number;
   /** occurredAt of the newest event in the batch. */
   readonly newestOccurredAt: string | undefined;
+  /** When JetStream stored the batch's newest message (the server's clock). */
+  readonly newestStoredAt: Date | undefined;
 }
 
 interface Counters {
@@ -29,6 +31,7 @@ export class ProjectorStats {
   private window = zero();
   private windowStartedAt = Date.now();
   private newestOccurredAt: string | undefined;
+  private newestStoredAt: Date | undefined;
 
   recordBatch(figures: BatchFigures): void {
     for (const counters of [this.total, this.window]) {
@@ -42,6 +45,14 @@ export class ProjectorStats {
     if (figures.newestOccurredAt !== undefined && (this.newestOccurredAt === undefined || figures.newestOccurredAt > this.newestOccurredAt)) {
       this.newestOccurredAt = figures.newestOccurredAt;
     }
+    if (figures.newestStoredAt !== undefined && (this.newestStoredAt === undefined || figures.newestStoredAt > this.newestStoredAt)) {
+      this.newestStoredAt = figures.newestStoredAt;
+    }
+  }
+
+  /** When JetStream stored the newest message written so far; undefined before the first batch. */
+  lastWrittenStoredAt(): Date | undefined {
+    return this.newestStoredAt;
   }
 
   recordDeadLetter(): void {

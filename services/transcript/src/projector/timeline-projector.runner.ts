@@ -20,6 +20,11 @@ export class TimelineProjectorRunner implements OnApplicationBootstrap, BeforeAp
     @Inject(TRANSCRIPT_LOGGER) private readonly logger: JsonLogger,
   ) {}
 
+  /** The projector while it runs (after bootstrap, before shutdown). */
+  get projector(): RunningTimelineProjector | undefined {
+    return this.running;
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     this.running = await startTimelineProjector({
       connection: this.connection,

@@ -293,6 +293,7 @@ async function writeOnce(options: { readonly projector: Projector; readonly acce
     usageRows: result.upsertedUsage,
     writeMs: Number(process.hrtime.bigint() - started) / 1e6,
     newestOccurredAt: accepted.reduce<string | undefined>((newest, entry) => (newest === undefined || entry.event.occurredAt > newest ? entry.event.occurredAt : newest), undefined),
+    newestStoredAt: accepted.reduce<Date | undefined>((newest, entry) => (newest === undefined || entry.message.storedAt > newest ? entry.message.storedAt : newest), undefined),
   });
 }
 

@@ -57,6 +57,11 @@ export class LiveServer implements OnApplicationBootstrap, BeforeApplicationShut
     this.tokenWatch = new LiveTokenWatch({ connections: () => this.connections, verifier, sessions, revocations, recheckMs: config.GATEWAY_LIVE_TOKEN_RECHECK_MS, logger });
   }
 
+  /** Open live connections: upgraded, not closed yet (authenticated or still to authenticate in a frame). */
+  get openConnections(): number {
+    return this.connections.size;
+  }
+
   onApplicationBootstrap(): void {
     this.workspaceFeed.start();
     this.tokenWatch.start();
