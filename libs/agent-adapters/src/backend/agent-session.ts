@@ -1,7 +1,7 @@
 import { startAgentProcess, type AgentProcess, type AgentProcessExit } from '../runner/agent-process.runner';
 import { createActivityWatchdog, type WatchdogClock } from '../runner/activity.watchdog';
 import type { StderrTailOptions } from '../runner/stderr-tail.buffer';
-import { PROMPT_UNDELIVERED_NOTE } from '../failure-classification/failure-evidence';
+import { PROMPT_UNDELIVERED_NOTE } from './adapter-notes';
 import { createAgentMessageQueue } from './agent-message.queue';
 import type { AgentRunResult, AgentRunTimeouts, AgentSession, BackendExecuteOptions } from './backend.types';
 import { assembleRunResult, type RunFacts } from './run-result.assembler';

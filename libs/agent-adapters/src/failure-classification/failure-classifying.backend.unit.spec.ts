@@ -2,7 +2,7 @@ import type { AgentMessage } from '@switchyard/contracts';
 import type { AgentRunResult, AgentSession, Backend } from '../backend/backend.types';
 import { collectRun } from '../backend/session-drain.spec-helper';
 import { withFailureClassification } from './failure-classifying.backend';
-import { PROMPT_UNDELIVERED_NOTE } from './failure-evidence';
+import { PROMPT_UNDELIVERED_NOTE } from '../backend/adapter-notes';
 import { classifyProviderFailure } from './provider-failure.rules';
 
 const finished = (overrides: Partial<AgentRunResult>): AgentRunResult => ({

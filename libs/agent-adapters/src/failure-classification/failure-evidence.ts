@@ -1,12 +1,7 @@
 import type { AgentMessage } from '@switchyard/contracts';
+import { PROMPT_UNDELIVERED_NOTE } from '../backend/adapter-notes';
 import type { AgentRunResult } from '../backend/backend.types';
 import { AGENT_RUN_ERROR_CODES, type AgentRunErrorCode } from '../run-errors/agent-run-error.codes';
-
-/**
- * The adapter's own note when the CLI died before reading its prompt: a broken pipe of ours, not a
- * provider's network error, so it is no evidence (it raced the exit, and read "EPIPE" as one).
- */
-export const PROMPT_UNDELIVERED_NOTE = 'could not deliver the prompt';
 
 /** Most CLIs print a provider error once or twice; the first few say why. */
 const KEPT_ERROR_TEXTS = 8;
@@ -75,6 +70,7 @@ export function errorTextCollector(): { readonly add: (message: AgentMessage) =>
     texts,
     add: (message) => {
       const text = message.type === 'error' ? `${message.code}: ${message.message}` : message.type === 'log' && (message.level === 'warn' || message.level === 'error') ? message.text : undefined;
+      // Our own note raced the CLI's exit, and its "EPIPE" read as a provider network error.
       if (text === undefined || text.startsWith(PROMPT_UNDELIVERED_NOTE) || texts.length >= KEPT_ERROR_TEXTS) return;
       texts.push(text.slice(0, MAXIMUM_ERROR_TEXT_CHARACTERS));
     },
