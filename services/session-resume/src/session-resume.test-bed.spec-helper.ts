@@ -160,6 +160,17 @@ export class SessionResumeTestBed {
     }
   }
 
+  /** Waits until these consumers have a checkpoint row (or 15 s pass), and returns every session-resume checkpoint's consumer. */
+  async checkpointed(consumers: readonly string[]): Promise<string[]> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const rows = await this.query<{ consumer_name: string }>('select consumer_name from consumer_checkpoint where consumer_name like $1 order by 1', ['%session-resume-%']);
+      const names = rows.map((row) => row.consumer_name);
+      if (consumers.every((consumer) => names.includes(consumer)) || Date.now() > deadline) return names;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   async query<Row extends Record<string, unknown>>(sql: string, parameters: unknown[] = []): Promise<Row[]> {
     return (await this.database.query<Row>(sql, parameters)).rows;
   }
