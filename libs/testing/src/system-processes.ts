@@ -17,7 +17,7 @@ export type SystemService = (typeof SYSTEM_SERVICES)[number];
 export interface SystemProcessesOptions {
   readonly services: readonly SystemService[];
   readonly gatewayToken?: string;
-  /** The NATS every process connects to; default: the test run's (`testNatsUrl()`). */
+  /** The NATS every process connects to (comma-separated for a cluster); default: the test run's (`testNatsUrl()`). */
   readonly natsUrl?: string;
   /**
    * The database the services use, migrated here and left in place at `stop` (its owner drops it),
@@ -111,7 +111,7 @@ export async function startSystemProcesses(options: SystemProcessesOptions): Pro
       return child;
     };
     for (const service of options.services) await startService(service);
-    const connection = await connectMessaging({ ...(await testMessagingOptions({ name: 'system-test-observer', namespace })), url: natsUrl });
+    const connection = await connectMessaging({ ...(await testMessagingOptions({ name: 'system-test-observer', namespace })), url: natsUrl.split(',') });
     // Undone first (cleanups run last to first): the streams, then the observer's connection.
     cleanups.push(() => connection.close(), () => deleteNamespaceStreams(connection));
     return {

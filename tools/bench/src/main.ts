@@ -3,7 +3,8 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { connectMessaging, inboxPrefixOf, mintUserCredentials, natsServerVersion } from '@switchyard/messaging';
-import { deleteNamespaceStreams } from '@switchyard/messaging/testing';
+import { deleteNamespaceStreams, streamPlacement } from '@switchyard/messaging/testing';
+import { startClusterBenchSystem } from './bench-cluster';
 import { provideBenchInfrastructure, serverVersions } from './bench-infrastructure';
 import { selectSections, type BenchSection } from './bench-sections';
 import { createBenchSystem, type BenchSystem } from './bench-system';
@@ -26,18 +27,28 @@ interface SectionOutcome {
   readonly figures: Record<string, unknown>;
 }
 
+/** What a section may start beside the run's system: the same on a three-server cluster (started on first need). */
+interface BenchSystems {
+  cluster(): Promise<BenchSystem>;
+}
+
 /** Each section, on the system it starts lazily; sizes chosen to keep a full run well under 10 minutes on 2 cores. */
-const SECTION_RUNNERS: Record<BenchSection, (system: BenchSystem) => Promise<SectionOutcome>> = {
+const SECTION_RUNNERS: Record<BenchSection, (system: BenchSystem, systems: BenchSystems) => Promise<SectionOutcome>> = {
   async claims(system) {
     await system.service('queue');
     const roundTrip = await measureNatsRoundTrip(system.connection, { samples: 2_000, concurrency: 8, payloadBytes: 512 });
     const claims = await measureClaims(system.connection, { latencySamples: 300, backlog: 2_000, claimers: 8, batch: 10 });
     return { rows: claimRows(roundTrip, claims), figures: { roundTrip, claims } };
   },
-  async timeline(system) {
+  // The same ingest on the run's NATS and on a three-server cluster, where every publish waits for a quorum.
+  async timeline(system, systems) {
     await system.service('transcript');
     const timeline = await measureTimelineIngest({ connection: system.connection, databaseUrl: system.databaseUrl, tasks: 100, messagesPerTask: 100 });
-    return { rows: timelineRows(timeline), figures: { timeline } };
+    const replicas = (await streamPlacement(system.connection, 'TASK_EVENTS')).configuredReplicas;
+    const cluster = await systems.cluster();
+    await cluster.service('transcript');
+    const timelineR3 = await measureTimelineIngest({ connection: cluster.connection, databaseUrl: cluster.databaseUrl, tasks: 100, messagesPerTask: 100, taskPrefix: 'bench-r3-', rawReplicas: 3 });
+    return { rows: [...timelineRows(timeline, `R${replicas}`), ...timelineRows(timelineR3, 'R3 cluster')], figures: { timeline, timelineR3 } };
   },
   // Agent stdout line → WebSocket: one task emits 5,000 lines at 1,000/s.
   async live(system) {
@@ -104,6 +115,10 @@ async function main(): Promise<void> {
       await deleteNamespaceStreams(connection);
     });
     const system = createBenchSystem({ natsUrl: infrastructure.natsUrl, authority: infrastructure.authority, databaseUrl: infrastructure.databaseUrl, namespace, connection, cleanup });
+    let cluster: Promise<BenchSystem> | undefined;
+    const systems: BenchSystems = {
+      cluster: () => (cluster ??= startClusterBenchSystem({ authority: infrastructure.authority, databaseUrl: infrastructure.databaseUrl, cleanup })),
+    };
     const machine = {
       cores: cpus().length,
       cpu: cpus()[0]?.model ?? 'unknown',
@@ -124,7 +139,7 @@ async function main(): Promise<void> {
     for (const section of sections) {
       const start = process.hrtime.bigint();
       process.stderr.write(`bench: ${section}...\n`);
-      const outcome = await SECTION_RUNNERS[section](system);
+      const outcome = await SECTION_RUNNERS[section](system, systems);
       sectionSeconds[section] = elapsedMs(start) / 1000;
       rows.push(...outcome.rows);
       Object.assign(figures, outcome.figures);

@@ -32,15 +32,20 @@ export async function measureTimelineIngest(options: {
   readonly databaseUrl: string;
   readonly tasks: number;
   readonly messagesPerTask: number;
+  /** Task ids start with it, so two runs can share a database. */
+  readonly taskPrefix?: string;
+  /** The raw baseline's stream replicas: a run on a cluster compares with a replicated stream as well. */
+  readonly rawReplicas?: number;
 }): Promise<TimelineIngestFigures> {
   const { connection } = options;
+  const prefix = options.taskPrefix ?? 'bench-';
   const events = options.tasks * options.messagesPerTask;
   // As on a daemon: redacted and cleaned before publish, with the task's exact secrets.
   const sanitize = createMessageSanitizer({ exactSecrets: ['bench-agent-env-secret-value', 'stt_bench-task-token-value'] });
   const sample = Array.from({ length: 400 }, (_, seq) => timelineEvent('bench-size', seq, sanitize));
   const eventBytes = Math.round(sample.reduce((total, event) => total + Buffer.byteLength(JSON.stringify(event)), 0) / sample.length);
 
-  const rawJetStreamEventsPerSecond = await measureRawJetStream(connection, events, sanitize);
+  const rawJetStreamEventsPerSecond = await measureRawJetStream(connection, events, sanitize, options.rawReplicas ?? 1);
   const rawPostgresRowsPerSecond = await measureRawPostgres(options.databaseUrl, events, sanitize);
 
   const database = new Client({ connectionString: options.databaseUrl });
@@ -69,12 +74,12 @@ export async function measureTimelineIngest(options: {
       }
     };
     // Warm-up: the projector's consumer exists and the code paths are hot before the clock runs.
-    await runTasks('bench-warmup-', 8);
-    await waitForRows('bench-warmup-', options.tasks * 8);
+    await runTasks(`${prefix}warmup-`, 8);
+    await waitForRows(`${prefix}warmup-`, options.tasks * 8);
     const start = process.hrtime.bigint();
-    await runTasks('bench-timeline-', options.messagesPerTask);
+    await runTasks(`${prefix}timeline-`, options.messagesPerTask);
     const published = process.hrtime.bigint();
-    await waitForRows('bench-timeline-', events);
+    await waitForRows(`${prefix}timeline-`, events);
     const timelineEventsPerSecond = events / (elapsedMs(start) / 1000);
     const lastRowAfterLastAckMs = elapsedMs(published);
     return { tasks: options.tasks, events, eventBytes, timelineEventsPerSecond, lastRowAfterLastAckMs, rawJetStreamEventsPerSecond, rawPostgresRowsPerSecond };
@@ -98,9 +103,9 @@ async function holdAttempts(database: Client, taskIds: readonly string[]): Promi
   );
 }
 
-async function measureRawJetStream(connection: MessagingConnection, events: number, sanitize: (message: AgentMessage) => AgentMessage): Promise<number> {
+async function measureRawJetStream(connection: MessagingConnection, events: number, sanitize: (message: AgentMessage) => AgentMessage, replicas: number): Promise<number> {
   const stream = 'BENCH_RAW_TIMELINE';
-  await provisionStreams(connection, [{ name: stream, subjects: ['bench.raw.>'], storage: 'file', maxBytes: 256 * 1024 * 1024 }]);
+  await provisionStreams(connection, [{ name: stream, subjects: ['bench.raw.>'], storage: 'file', maxBytes: 256 * 1024 * 1024, replicas }]);
   const streamName = connection.namespace.stream(stream);
   // The baseline is nats.js itself, without our layer.
   const { jetstream, manager } = benchmarkNatsClients(connection);
@@ -186,14 +191,16 @@ async function measureRawPostgres(databaseUrl: string, rows: number, sanitize: (
   }
 }
 
-export function timelineRows(timeline: TimelineIngestFigures): TableRow[] {
+/** `label` names the NATS it ran on (e.g. `R3`) when a run has more than one. */
+export function timelineRows(timeline: TimelineIngestFigures, label = ''): TableRow[] {
   const ofJetStream = (timeline.timelineEventsPerSecond / timeline.rawJetStreamEventsPerSecond) * 100;
   const ofPostgres = (timeline.timelineEventsPerSecond / timeline.rawPostgresRowsPerSecond) * 100;
+  const on = label ? ` ${label}` : '';
   return [
-    ['raw JetStream async pub + consume', '', `${format(timeline.rawJetStreamEventsPerSecond, 0)} events/s`, '1.00 (baseline)'],
+    [`raw JetStream async pub + consume${on}`, '', `${format(timeline.rawJetStreamEventsPerSecond, 0)} events/s`, '1.00 (baseline)'],
     ['raw Postgres insert (500 rows/stmt)', '', `${format(timeline.rawPostgresRowsPerSecond, 0)} rows/s`, '1.00 (baseline)'],
     [
-      `timeline ingest (${timeline.tasks} tasks, ${timeline.eventBytes} B)`,
+      `timeline ingest${on} (${timeline.tasks} tasks, ${timeline.eventBytes} B)`,
       `last row ${format(timeline.lastRowAfterLastAckMs, 0)} ms after last ack`,
       `${format(timeline.timelineEventsPerSecond, 0)} events/s`,
       `${format(ofJetStream, 1)}% of JS, ${format(ofPostgres, 1)}% of PG`,

@@ -10,3 +10,4 @@ export type { NatsClients } from '../connection/nats-clients';
 export * from './permission-violations';
 export * from './object-store-attacks';
 export * from './key-value-attacks';
+export * from './stream-cluster';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { startNatsServer, type NatsServerProcess } from '../nats-server/nats-server.process';
 import type { RevokedUsers } from './account-claims';
 import type { BusAuthority } from './bus-authority';
-import { renderNatsServerConfig, type NatsServerTls } from './nats-server.config';
+import { renderNatsServerConfig, type NatsServerClusterMembership, type NatsServerTls } from './nats-server.config';
 
 export interface StartAuthenticatedNatsServerOptions {
   /** Holds the config, the JetStream store and the resolver's account JWTs (made 0700). */
@@ -15,6 +15,8 @@ export interface StartAuthenticatedNatsServerOptions {
   readonly tls?: NatsServerTls;
   readonly revoked?: RevokedUsers;
   readonly ownProcessGroup?: boolean;
+  readonly cluster?: NatsServerClusterMembership;
+  readonly monitorPort?: number;
 }
 
 /** A private nats-server in operator mode: no connection without a user JWT of the authority. */
@@ -31,6 +33,8 @@ export async function startAuthenticatedNatsServer(options: StartAuthenticatedNa
     resolverDirectory: path.join(directory, 'resolver'),
     ...(options.tls ? { tls: options.tls } : {}),
     ...(options.revoked ? { revoked: options.revoked } : {}),
+    ...(options.cluster ? { cluster: options.cluster } : {}),
+    ...(options.monitorPort !== undefined ? { monitorPort: options.monitorPort } : {}),
   });
   const configFile = path.join(directory, 'nats-server.conf');
   writeFileSync(configFile, config, { mode: 0o600 });

@@ -9,3 +9,4 @@ export * from './bus-trust.error';
 export * from './enrollment-authority';
 export * from './daemon-keys';
 export * from './sealed-box';
+export * from './authenticated-nats-cluster';

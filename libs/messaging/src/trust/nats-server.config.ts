@@ -17,6 +17,21 @@ export interface NatsServerConfigOptions {
   readonly resolverDirectory: string;
   readonly tls?: NatsServerTls;
   readonly revoked?: RevokedUsers;
+  /** Member of a JetStream cluster (streams then keep their catalog replicas). */
+  readonly cluster?: NatsServerClusterMembership;
+  /** The monitoring endpoint (`/healthz`, `/jsz`) on the same host; absent: none. */
+  readonly monitorPort?: number;
+}
+
+export interface NatsServerClusterMembership {
+  readonly clusterName: string;
+  /** Unique in the cluster: JetStream places stream replicas and elects leaders by it. */
+  readonly serverName: string;
+  readonly routePort: number;
+  /** Every member's route port (its own included, which the server skips). */
+  readonly routePorts: readonly number[];
+  /** Routes authenticate with it: anything that reaches a route port sees every account's traffic. */
+  readonly routePassword: string;
 }
 
 const quoted = (value: string): string => JSON.stringify(value);
@@ -40,10 +55,28 @@ export async function renderNatsServerConfig(authority: BusAuthority, options: N
     `  ${app}: ${await appAccountJwt(accountIssuerOf(authority), options.revoked)}`,
     '}',
   ];
+  if (options.monitorPort !== undefined) lines.push(`http: ${quoted(`${options.host}:${options.monitorPort}`)}`);
+  if (options.cluster) lines.push(...clusterLines(options.host, options.cluster));
   if (options.tls) {
     lines.push('tls {', `  cert_file: ${quoted(options.tls.certFile)}`, `  key_file: ${quoted(options.tls.keyFile)}`);
     if (options.tls.caFile) lines.push(`  ca_file: ${quoted(options.tls.caFile)}`, '  verify: true');
     lines.push('}');
   }
   return `${lines.join('\n')}\n`;
+}
+
+function clusterLines(host: string, cluster: NatsServerClusterMembership): string[] {
+  const route = (port: number): string => quoted(`nats://route:${cluster.routePassword}@${host}:${port}`);
+  return [
+    `server_name: ${quoted(cluster.serverName)}`,
+    'cluster {',
+    `  name: ${quoted(cluster.clusterName)}`,
+    `  listen: ${quoted(`${host}:${cluster.routePort}`)}`,
+    // Clients are given every server's URL; they need not learn them from route gossip.
+    '  no_advertise: true',
+    '  connect_retries: 120',
+    `  authorization { user: "route", password: ${quoted(cluster.routePassword)} }`,
+    `  routes: [${cluster.routePorts.map(route).join(', ')}]`,
+    '}',
+  ];
 }

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createCommand, subjects, type CommandPayloadOf, type CommandResultOf, type TaskFailureReason } from '@switchyard/contracts';
 import { isRetryableError, requestReply } from '@switchyard/messaging';
 import { processesWithEnvironment, sampleAgentSnapshot, startSystemProcesses, type ServiceChild, type SystemProcesses, type SystemService } from '@switchyard/testing';
@@ -36,10 +39,13 @@ export interface FaultSystem {
   readonly runtimeId: string;
   /** The daemon process running now, if any. */
   daemon(): ServiceChild | undefined;
-  /** Starts the daemon (again): same DAEMON_ID, same SWITCHYARD_HOME, so its outbox carries over; `env` over the defaults. */
-  startDaemon(env?: Readonly<Record<string, string>>): Promise<ServiceChild>;
-  /** A quick task running the script; `queuedTtlMs` makes it expire if not claimed in time. */
-  enqueue(script: SteadyScript, options?: { readonly queuedTtlMs?: number }): Promise<string>;
+  /**
+   * Starts the daemon (again): same DAEMON_ID, same SWITCHYARD_HOME, so its outbox carries over; `env`
+   * over the defaults. With another `daemonId`, a further daemon with a home of its own.
+   */
+  startDaemon(env?: Readonly<Record<string, string>>, options?: { readonly daemonId?: string }): Promise<ServiceChild>;
+  /** A quick task running the script (on `daemonId`'s runtime, default the system's daemon); `queuedTtlMs` makes it expire if not claimed in time. */
+  enqueue(script: SteadyScript, options?: { readonly queuedTtlMs?: number; readonly daemonId?: string }): Promise<string>;
   /** Cancels the task as a user would (through the queue's command); resolves once the queue took it. */
   cancel(taskId: string): Promise<void>;
   tasks(): Promise<TaskRow[]>;
@@ -91,6 +97,7 @@ export async function startFaultSystem(options: {
   }
   const observerDatabaseUrl = options.observerDatabaseUrl ?? system.databaseUrl;
   let daemon: ServiceChild | undefined;
+  const otherDaemons = new Map<string, { child: ServiceChild; home: string }>();
   const tasks = (): Promise<TaskRow[]> =>
     queryRows<TaskRow>(observerDatabaseUrl, 'select task_id, status, failure_reason, retry_of_task_id, attempt, max_attempts from agent_task_queue order by enqueued_at');
   const poll = async <T>(description: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> => {
@@ -109,20 +116,26 @@ export async function startFaultSystem(options: {
     observerDatabaseUrl,
     runtimeId: `${options.daemonId}-claude-code`,
     daemon: () => daemon,
-    async startDaemon(env = {}) {
-      daemon = await system.startDaemon({
-        daemonId: options.daemonId,
-        env: { ...FAULT_DAEMON_ENV, DAEMON_PATH: `${bin.directory}:/usr/bin:/bin`, ...(options.daemonNatsUrl ? { NATS_URL: options.daemonNatsUrl } : {}), ...env },
-      });
-      return daemon;
+    async startDaemon(env = {}, { daemonId = options.daemonId } = {}) {
+      const common = { ...FAULT_DAEMON_ENV, DAEMON_PATH: `${bin.directory}:/usr/bin:/bin`, ...(options.daemonNatsUrl ? { NATS_URL: options.daemonNatsUrl } : {}) };
+      if (daemonId === options.daemonId) {
+        daemon = await system.startDaemon({ daemonId, env: { ...common, ...env } });
+        return daemon;
+      }
+      // Two daemons never share a home: each has its own outbox, work dirs and identity files.
+      const home = otherDaemons.get(daemonId)?.home ?? (await mkdtemp(path.join(tmpdir(), 'switchyard-faults-daemon-')));
+      const child = await system.startDaemon({ daemonId, env: { ...common, SWITCHYARD_HOME: home, ...env } });
+      otherDaemons.set(daemonId, { child, home });
+      return child;
     },
     async enqueue(script, enqueueOptions = {}) {
+      const daemonId = enqueueOptions.daemonId ?? options.daemonId;
       const expiresAt = enqueueOptions.queuedTtlMs === undefined ? null : new Date(Date.now() + enqueueOptions.queuedTtlMs).toISOString();
       const payload: CommandPayloadOf<'task.enqueue'> = {
         workspaceId: 'workspace-faults',
         agentId: 'agent-steady',
         agent: sampleAgentSnapshot({ maxConcurrentTasks: 5 }),
-        runtimeId: `${options.daemonId}-claude-code`,
+        runtimeId: `${daemonId}-claude-code`,
         source: { kind: 'quick_create' },
         prompt: steadyPrompt(script),
         priority: 0,
@@ -172,7 +185,9 @@ export async function startFaultSystem(options: {
     async stop() {
       try {
         await daemon?.stop();
+        for (const other of otherDaemons.values()) await other.child.stop();
         await system.stop();
+        for (const other of otherDaemons.values()) await rm(other.home, { recursive: true, force: true });
       } finally {
         await bin.remove();
       }
