@@ -20,7 +20,7 @@ const BACKLOG_DAEMON = 'bench-backlog-daemon';
 const NUDGE_WAIT_MS = 1_000;
 
 /** Sends as the daemon the payload names (daemon-sent commands travel on `cmd.<name>.<daemonId>`) or as a service. */
-function send<TName extends CommandName>(connection: MessagingConnection, command: TName, payload: CommandPayloadOf<TName>): Promise<CommandResultOf<TName>> {
+export function send<TName extends CommandName>(connection: MessagingConnection, command: TName, payload: CommandPayloadOf<TName>): Promise<CommandResultOf<TName>> {
   const envelope = createCommand({ command, payload }) as { requestId: string };
   const subjectOf = subjects.command as (name: CommandName, sender?: string) => string;
   const subject = isDaemonCommand(command) ? subjectOf(command, (payload as { daemonId: string }).daemonId) : subjectOf(command);
@@ -28,12 +28,12 @@ function send<TName extends CommandName>(connection: MessagingConnection, comman
 }
 
 /** A heartbeat of the runtime from the daemon: the queue nudges the daemon it last heard a runtime from. */
-async function heartbeat(connection: MessagingConnection, daemonId: string, runtimeId: string): Promise<void> {
+export async function heartbeat(connection: MessagingConnection, daemonId: string, runtimeId: string): Promise<void> {
   const envelope = createEvent({ type: 'runtime.heartbeat', payload: { daemonId, runtimeId, activeTaskIds: [], freeSlots: 1 } });
   await publish(connection, { subject: subjects.runtimeHeartbeat(runtimeId, daemonId), data: envelope, messageId: envelope.eventId });
 }
 
-function enqueuePayload(agentId: string, runtimeId: string): CommandPayloadOf<'task.enqueue'> {
+export function enqueuePayload(agentId: string, runtimeId: string): CommandPayloadOf<'task.enqueue'> {
   return {
     workspaceId: 'bench',
     agentId,
@@ -58,33 +58,7 @@ export async function measureClaims(
   connection: MessagingConnection,
   options: { readonly latencySamples: number; readonly backlog: number; readonly claimers: number; readonly batch: number },
 ): Promise<ClaimFigures> {
-  const runtimeId = `${LATENCY_DAEMON}-claude-code`;
-  const { nats } = benchmarkNatsClients(connection);
-  const nudges = nats.subscribe(connection.namespace.subject(subjects.workAvailable(LATENCY_DAEMON, runtimeId)));
-  const iterator = nudges[Symbol.asyncIterator]();
-  await nats.flush();
-  // The warm-up samples cover the moment the queue records it.
-  await heartbeat(connection, LATENCY_DAEMON, runtimeId);
-  let nextNudge = iterator.next();
-  const latencies: number[] = [];
-  try {
-    for (let sample = 0; sample < options.latencySamples + 20; sample += 1) {
-      const start = process.hrtime.bigint();
-      // Distinct agents: the agent limit must not be what is measured.
-      const { taskId } = await send(connection, 'task.enqueue', enqueuePayload(`bench-agent-${sample}`, runtimeId));
-      let claimed = false;
-      while (!claimed) {
-        const nudged = await Promise.race([nextNudge.then(() => true), sleep(NUDGE_WAIT_MS).then(() => false)]);
-        if (nudged) nextNudge = iterator.next();
-        const { tasks } = await send(connection, 'task.claim', { daemonId: LATENCY_DAEMON, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
-        claimed = tasks.some((task) => task.taskId === taskId);
-      }
-      if (sample >= 20) latencies.push(elapsedMs(start));
-    }
-  } finally {
-    nudges.unsubscribe();
-  }
-
+  const enqueueToClaimed = await measureEnqueueToClaimed(connection, { daemonId: LATENCY_DAEMON, samples: options.latencySamples, agentPrefix: 'bench-agent-' });
   const backlogRuntime = `${BACKLOG_DAEMON}-claude-code`;
   // Recorded while the backlog is enqueued, before the first claim.
   await heartbeat(connection, BACKLOG_DAEMON, backlogRuntime);
@@ -107,7 +81,46 @@ export async function measureClaims(
     }),
   );
   const seconds = elapsedMs(start) / 1000;
-  return { enqueueToClaimed: summarizeLatencies(latencies), claimsPerSecond: claimedTasks / seconds, claimedTasks };
+  return { enqueueToClaimed, claimsPerSecond: claimedTasks / seconds, claimedTasks };
+}
+
+/**
+ * Enqueue → claimed, one task at a time, for a daemon of its own: it waits for the queue's
+ * work-available nudge, claims, and the clock stops when the claim reply holds the task.
+ */
+export async function measureEnqueueToClaimed(
+  connection: MessagingConnection,
+  options: { readonly daemonId: string; readonly samples: number; readonly agentPrefix: string; readonly warmup?: number },
+): Promise<LatencySummary> {
+  const { daemonId } = options;
+  const runtimeId = `${daemonId}-claude-code`;
+  const warmup = options.warmup ?? 20;
+  const { nats } = benchmarkNatsClients(connection);
+  const nudges = nats.subscribe(connection.namespace.subject(subjects.workAvailable(daemonId, runtimeId)));
+  const iterator = nudges[Symbol.asyncIterator]();
+  await nats.flush();
+  // The warm-up samples cover the moment the queue records it.
+  await heartbeat(connection, daemonId, runtimeId);
+  let nextNudge = iterator.next();
+  const latencies: number[] = [];
+  try {
+    for (let sample = 0; sample < options.samples + warmup; sample += 1) {
+      const start = process.hrtime.bigint();
+      // Distinct agents: the agent limit must not be what is measured.
+      const { taskId } = await send(connection, 'task.enqueue', enqueuePayload(`${options.agentPrefix}${sample}`, runtimeId));
+      let claimed = false;
+      while (!claimed) {
+        const nudged = await Promise.race([nextNudge.then(() => true), sleep(NUDGE_WAIT_MS).then(() => false)]);
+        if (nudged) nextNudge = iterator.next();
+        const { tasks } = await send(connection, 'task.claim', { daemonId, runtimeIds: [runtimeId], maxTasks: 1, sealingKey: TEST_SEALING_KEY.publicKey });
+        claimed = tasks.some((task) => task.taskId === taskId);
+      }
+      if (sample >= warmup) latencies.push(elapsedMs(start));
+    }
+  } finally {
+    nudges.unsubscribe();
+  }
+  return summarizeLatencies(latencies);
 }
 
 export function claimRows(roundTrip: RoundTripFigures, claims: ClaimFigures): TableRow[] {

@@ -9,7 +9,7 @@ import {
   InvalidAppendError,
 } from '../errors/event-store.errors';
 import { SAMPLE_TRACEPARENT, deferred, taskMessageEvent, taskMessageEvents, waitUntil } from '../testing-support/event-store.spec-helper';
-import { appendEvents, loadEvents, loadEventsOfAggregates } from './event.store';
+import { appendEvents, appendEventsOfAggregates, loadEvents, loadEventsOfAggregates } from './event.store';
 import { withOptimisticRetry } from './optimistic.retry';
 
 describe('event store on Postgres', () => {
@@ -263,6 +263,38 @@ describe('event store on Postgres', () => {
     expect(loaded.get(second)?.map((event) => event.version)).toEqual([1, 2]);
     expect(loaded.has(empty)).toBe(false);
     expect(await loadEventsOfAggregates({ dataSource, aggregateIds: [] })).toEqual(new Map());
+  });
+
+  it('appends to several aggregates with one insert, and a stale one fails it all as a conflict naming that aggregate', async () => {
+    const [first, second] = [newTaskId(), newTaskId()];
+    await appendEvents({ dataSource, aggregateId: second, expectedVersion: 0, events: [taskMessageEvent(second, 1)] });
+
+    const appended = await dataSource.transaction((manager) =>
+      appendEventsOfAggregates({
+        manager,
+        appends: [
+          { aggregateId: first, expectedVersion: 0, events: taskMessageEvents(first, 1, 2) },
+          { aggregateId: second, expectedVersion: 1, events: [taskMessageEvent(second, 2)] },
+        ],
+      }),
+    );
+    const stale = dataSource.transaction((manager) =>
+      appendEventsOfAggregates({
+        manager,
+        appends: [
+          { aggregateId: first, expectedVersion: 2, events: [taskMessageEvent(first, 3)] },
+          { aggregateId: second, expectedVersion: 1, events: [taskMessageEvent(second, 3)] },
+        ],
+      }),
+    );
+
+    expect(appended.map(({ aggregateId, version, events }) => ({ aggregateId, version, versions: events.map((event) => event.version) }))).toEqual([
+      { aggregateId: first, version: 2, versions: [1, 2] },
+      { aggregateId: second, version: 2, versions: [2] },
+    ]);
+    await expect(stale).rejects.toMatchObject({ constructor: ConcurrencyConflictError, aggregateId: second, expectedVersion: 1 });
+    await expect(loadEvents({ dataSource, aggregateId: first })).resolves.toHaveLength(2);
+    await expect(appendEventsOfAggregates({ manager: dataSource.manager, appends: [] })).rejects.toBeInstanceOf(InvalidAppendError);
   });
 
   it('reports a replayed event id as a duplicate, not as a conflict', async () => {

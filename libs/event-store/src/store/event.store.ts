@@ -62,6 +62,7 @@ const ROWS_PER_INSERT = 1_000;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface PreparedRow {
+  readonly aggregateId: string;
   readonly eventId: string;
   readonly version: number;
   readonly event: NewEvent;
@@ -86,7 +87,7 @@ export async function appendEvents(options: AppendEventsOptions): Promise<Append
   if (rows.length === 0) return { aggregateId, version: expectedVersion, events: [] };
   // Only inside a transaction: else the insert and the projection would not be atomic.
   if (options.callerRerunsOnConflict && options.manager?.queryRunner?.isTransactionActive) {
-    const stored = await insertRows(options.manager, aggregateId, expectedVersion, rows);
+    const stored = await insertRows(options.manager, rows, { aggregateId, expectedVersion });
     await options.project?.(options.manager, stored);
     return { aggregateId, version: expectedVersion + rows.length, events: stored };
   }
@@ -96,7 +97,7 @@ export async function appendEvents(options: AppendEventsOptions): Promise<Append
     return await managerOf(options).transaction(async (manager) => {
       const actualVersion = await currentVersion(manager, aggregateId);
       if (actualVersion !== expectedVersion) throw new ConcurrencyConflictError({ aggregateId, expectedVersion, actualVersion });
-      const stored = await insertRows(manager, aggregateId, expectedVersion, rows);
+      const stored = await insertRows(manager, rows, { aggregateId, expectedVersion });
       if (options.project) {
         try {
           await options.project(manager, stored);
@@ -114,6 +115,44 @@ export async function appendEvents(options: AppendEventsOptions): Promise<Append
     // then fails with DuplicateEventError or ConcurrencyConflictError if the first one committed.
     throw new EventStorageError(`appending to ${aggregateId} failed`, error);
   }
+}
+
+/** One aggregate's part of `appendEventsOfAggregates`. */
+export interface AggregateAppend {
+  readonly aggregateId: string;
+  /** The version the decision was made on: 0 for a new aggregate. */
+  readonly expectedVersion: number;
+  readonly events: readonly NewEvent[];
+}
+
+/**
+ * The appends of several aggregates with one insert, in the caller's transaction, for a caller that
+ * reruns all of it on `ConcurrencyConflictError` (as `callerRerunsOnConflict` does for one
+ * aggregate): a writer that appended to any of them in between makes the insert fail on the unique
+ * (aggregate_id, version) index. A claim of ten tasks stores its events in one statement, not ten.
+ * The caller projects the stored events itself, in the same transaction.
+ */
+export async function appendEventsOfAggregates(options: { readonly manager: EntityManager; readonly appends: readonly AggregateAppend[] }): Promise<AppendResult[]> {
+  if (!options.manager.queryRunner?.isTransactionActive) throw new InvalidAppendError('appendEventsOfAggregates needs the caller\'s transaction');
+  const aggregates = new Set<string>();
+  const rows = options.appends.flatMap((append) => {
+    if (aggregates.has(append.aggregateId)) throw new InvalidAppendError(`aggregate ${append.aggregateId} appears twice in one append`);
+    aggregates.add(append.aggregateId);
+    return prepareRows(append.aggregateId, append.expectedVersion, append.events);
+  });
+  const first = options.appends[0];
+  if (!first || rows.length === 0) return options.appends.map(({ aggregateId, expectedVersion }) => ({ aggregateId, version: expectedVersion, events: [] }));
+  const stored = await insertRows(options.manager, rows, {
+    // Which aggregate conflicted is read from the violation when it can be.
+    aggregateId: first.aggregateId,
+    expectedVersion: first.expectedVersion,
+    expectedVersionOf: (aggregateId) => options.appends.find((append) => append.aggregateId === aggregateId)?.expectedVersion,
+  });
+  return options.appends.map(({ aggregateId, expectedVersion, events }) => ({
+    aggregateId,
+    version: expectedVersion + events.length,
+    events: stored.filter((event) => event.aggregateId === aggregateId),
+  }));
 }
 
 /** The aggregate's events in version order. */
@@ -162,7 +201,15 @@ async function currentVersion(manager: EntityManager, aggregateId: string): Prom
   }
 }
 
-async function insertRows(manager: EntityManager, aggregateId: string, expectedVersion: number, rows: readonly PreparedRow[]): Promise<StoredEvent[]> {
+/** Whom a unique violation of (aggregate_id, version) is reported against. */
+interface ConflictTarget {
+  readonly aggregateId: string;
+  readonly expectedVersion: number;
+  /** For an insert of several aggregates: the one the violation names, if known. */
+  readonly expectedVersionOf?: (aggregateId: string) => number | undefined;
+}
+
+async function insertRows(manager: EntityManager, rows: readonly PreparedRow[], conflict: ConflictTarget): Promise<StoredEvent[]> {
   const stored: StoredEvent[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     const chunk = rows.slice(start, start + ROWS_PER_INSERT);
@@ -171,7 +218,7 @@ async function insertRows(manager: EntityManager, aggregateId: string, expectedV
       const base = parameters.length;
       parameters.push(
         row.eventId,
-        aggregateId,
+        row.aggregateId,
         row.version,
         row.event.envelope.type,
         row.event.subject,
@@ -188,15 +235,18 @@ async function insertRows(manager: EntityManager, aggregateId: string, expectedV
          values ${tuples.join(', ')} returning ${STORED_EVENT_COLUMNS}`,
         parameters,
       );
-      stored.push(...inserted.map(toStoredEvent).sort((left, right) => left.version - right.version));
+      stored.push(...inserted.map(toStoredEvent));
     } catch (error) {
-      throw translateInsertError(error, aggregateId, expectedVersion);
+      throw translateInsertError(error, conflict);
     }
   }
-  return stored;
+  return stored.sort((left, right) => (left.aggregateId === right.aggregateId ? left.version - right.version : left.aggregateId < right.aggregateId ? -1 : 1));
 }
 
-function translateInsertError(error: unknown, aggregateId: string, expectedVersion: number): EventStoreError {
+function translateInsertError(error: unknown, conflict: ConflictTarget): EventStoreError {
+  const named = conflictingAggregateOf(error);
+  const namedVersion = named === undefined ? undefined : conflict.expectedVersionOf?.(named);
+  const { aggregateId, expectedVersion } = named !== undefined && namedVersion !== undefined ? { aggregateId: named, expectedVersion: namedVersion } : conflict;
   if (postgresErrorCode(error) === POSTGRES_UNIQUE_VIOLATION) {
     if (postgresErrorConstraint(error) === AGGREGATE_VERSION_CONSTRAINT) {
       return new ConcurrencyConflictError({ aggregateId, expectedVersion, cause: error });
@@ -204,6 +254,13 @@ function translateInsertError(error: unknown, aggregateId: string, expectedVersi
     return new DuplicateEventError({ aggregateId, cause: error });
   }
   return new EventStorageError(`inserting events of ${aggregateId} failed`, error);
+}
+
+/** `Key (aggregate_id, version)=(<id>, 3) already exists.`: the aggregate a violation names. */
+function conflictingAggregateOf(error: unknown): string | undefined {
+  const detail = (error as { detail?: unknown; driverError?: { detail?: unknown } } | null)?.detail ?? (error as { driverError?: { detail?: unknown } } | null)?.driverError?.detail;
+  if (typeof detail !== 'string') return undefined;
+  return /^Key \(aggregate_id, version\)=\((.*), \d+\) already exists/.exec(detail)?.[1];
 }
 
 function prepareRows(aggregateId: string, expectedVersion: number, events: readonly NewEvent[]): PreparedRow[] {
@@ -225,7 +282,7 @@ function prepareRows(aggregateId: string, expectedVersion: number, events: reado
     if (event.subject.trim() === '') throw new InvalidAppendError(`${position} has an empty subject`);
     const occurredAt = new Date(envelope.occurredAt);
     if (Number.isNaN(occurredAt.getTime())) throw new InvalidAppendError(`${position} has an invalid occurredAt`);
-    return { eventId, version: expectedVersion + index + 1, event, headers: storedHeaders(event), occurredAt };
+    return { aggregateId, eventId, version: expectedVersion + index + 1, event, headers: storedHeaders(event), occurredAt };
   });
 }
 

@@ -60,21 +60,24 @@ export async function lockClaimCandidates(
  */
 export async function lockAgentsAndReadActiveWork(manager: EntityManager, agentIds: readonly string[]): Promise<ActiveWork> {
   const sortedAgents = [...new Set(agentIds)].sort();
-  for (const agentId of sortedAgents) {
-    await manager.query('select pg_advisory_xact_lock(hashtextextended($1, 11))', [agentId]);
-  }
-  const active = await manager.query<Array<{ agent_id: string; issue_id: string | null; chat_session_id: string | null }>>(
-    `select agent_id, issue_id, chat_session_id from agent_task_queue
-      where agent_id = any($1::text[]) and status in ('dispatched', 'waiting_local_directory', 'running')`,
+  // One statement for every lock, taken in the array's order: Postgres evaluates a volatile function
+  // of the select list after the sort.
+  await manager.query(
+    'select pg_advisory_xact_lock(hashtextextended(agent.id, 11)) from unnest($1::text[]) with ordinality as agent(id, position) order by agent.position',
     [sortedAgents],
   );
-  const limits = await manager.query<Array<{ agent_id: string; max_concurrent_tasks: number }>>(
-    'select agent_id, max_concurrent_tasks from agent_limit where agent_id = any($1::text[])',
+  // What they run and their limits in one read (the limit rows have no status).
+  const rows = await manager.query<Array<{ agent_id: string; issue_id: string | null; chat_session_id: string | null; max_concurrent_tasks: number | null }>>(
+    `select agent_id, issue_id, chat_session_id, null::int as max_concurrent_tasks from agent_task_queue
+      where agent_id = any($1::text[]) and status in ('dispatched', 'waiting_local_directory', 'running')
+     union all
+     select agent_id, null, null, max_concurrent_tasks from agent_limit where agent_id = any($1::text[])`,
     [sortedAgents],
   );
+  const active = rows.filter((row) => row.max_concurrent_tasks === null);
   const work: ActiveWork = {
     activeByAgent: new Map(),
-    limitByAgent: new Map(limits.map((row) => [row.agent_id, row.max_concurrent_tasks])),
+    limitByAgent: new Map(rows.flatMap((row) => (row.max_concurrent_tasks === null ? [] : [[row.agent_id, row.max_concurrent_tasks] as const]))),
     busyAgentIssues: new Set(),
     busyChatSessions: new Set(),
   };

@@ -2,11 +2,13 @@ import { trace } from '@opentelemetry/api';
 import type { EntityManager } from 'typeorm';
 import { bundleIdOfSecretRef, secretRefsOf, type ClaimedTask, type TaskClaimPayload, type TraceContextFields } from '@switchyard/contracts';
 import { SPAN_ATTRIBUTES } from '@switchyard/telemetry';
+import { headersFromRecord, headersToRecord, injectTraceContext } from '@switchyard/messaging';
 import { readSecretBundles } from '../storage/task-secrets.store';
+import { initialTaskState } from '../domain/task.decider';
 import type { Task, TaskDeciderState } from '../domain/task.state';
-import { applyTaskCommand, loadTasks, type CommandCause } from '../storage/task.repository';
-import { mintLeaseToken, recordLeaseToken } from '../storage/lease-token';
-import { deriveTaskToken, recordTaskToken } from '../storage/task-token';
+import { appendTaskDecisions, decideTaskCommand, loadTasks, type CommandCause, type PendingTaskDecision } from '../storage/task.repository';
+import { mintLeaseToken, recordLeaseTokens } from '../storage/lease-token';
+import { deriveTaskToken, recordTaskTokens } from '../storage/task-token';
 import type { SecretKeyring } from '@switchyard/persistence';
 import { sealClaimedAgent } from './claimed-task-secrets';
 import { agentIssueKey, lockAgentsAndReadActiveWork, lockClaimCandidates, type ActiveWork, type ClaimCandidate } from './claim-candidates.query';
@@ -56,17 +58,23 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
   // conflict, and the whole claim is run again on fresh state.
   const loaded = await loadTasks(manager, candidates.map((candidate) => candidate.taskId));
   const claimed: ClaimedAttempt[] = [];
+  const decisions: PendingTaskDecision[] = [];
   for (const candidate of candidates) {
     if (claimed.length >= options.payload.maxTasks) break;
     if (!hasFreeSlot(candidate, work, options.defaultMaxConcurrentTasks)) continue;
     const task = loaded.get(candidate.taskId);
-    const attempt = await inTaskClaimSpan({ taskId: candidate.taskId, originHeaders: task?.originHeaders }, (traceContext) =>
-      claimOne({ options, candidate, now, startBy, state: task?.state, traceContext }),
+    const decided = await inTaskClaimSpan({ taskId: candidate.taskId, originHeaders: task?.originHeaders }, (traceContext) =>
+      Promise.resolve(decideClaim({ options, candidate, now, startBy, state: task?.state ?? initialTaskState(), traceContext })),
     );
-    if (!attempt) continue;
+    if (!decided) continue;
     takeSlot(candidate, work);
-    claimed.push(attempt);
+    claimed.push(decided.attempt);
+    decisions.push(decided.pending);
   }
+  // The batch's writes, one statement each however many tasks it claimed.
+  await appendTaskDecisions({ manager, cause: options.cause, decisions });
+  await recordTaskTokens(manager, { tokens: claimed.map(({ state, taskToken }) => ({ taskId: state.taskId, attempt: state.attempt, token: taskToken })), issuedAt: options.now, ttlMs: options.taskTokens.ttlMs });
+  await recordLeaseTokens(manager, claimed.map(({ state, leaseToken }) => ({ taskId: state.taskId, token: leaseToken })));
   trace.getActiveSpan()?.setAttribute(SPAN_ATTRIBUTES.claimedTasks, claimed.length);
   // One read for every claimed task's secret bundles; each task's values are then sealed to the daemon.
   const bundles = await readSecretBundles(
@@ -93,29 +101,25 @@ interface ClaimedAttempt {
   readonly traceContext: TraceContextFields | undefined;
 }
 
-/** Decides and appends one candidate's claim and records its attempt's tokens; undefined when refused. */
-async function claimOne(input: {
+/**
+ * Decides one candidate's claim and mints its attempt's tokens, in the task's claim span (whose
+ * context the events are stored with); undefined when refused. Nothing is written yet.
+ */
+function decideClaim(input: {
   readonly options: ClaimTasksOptions;
   readonly candidate: ClaimCandidate;
   readonly now: string;
   readonly startBy: string;
-  readonly state: TaskDeciderState | undefined;
+  readonly state: TaskDeciderState;
   readonly traceContext: () => TraceContextFields | undefined;
-}): Promise<ClaimedAttempt | undefined> {
+}): { readonly attempt: ClaimedAttempt; readonly pending: PendingTaskDecision } | undefined {
   const { options, candidate, now, startBy } = input;
-  const { manager } = options;
-  const { decision, state } = await applyTaskCommand({
-    manager,
-    cause: options.cause,
-    command: { kind: 'claim', taskId: candidate.taskId, now, daemonId: options.payload.daemonId, runtimeIds: options.payload.runtimeIds, startBy },
-    ...(input.state ? { state: input.state } : {}),
-  });
-  if (!decision.ok || !state.exists) return undefined;
+  const command = { kind: 'claim', taskId: candidate.taskId, now, daemonId: options.payload.daemonId, runtimeIds: options.payload.runtimeIds, startBy } as const;
+  const { decision, pending } = decideTaskCommand(command, input.state, headersToRecord(injectTraceContext(headersFromRecord({}))));
+  if (!decision.ok || !pending) return undefined;
+  const state = pending.after;
   const taskToken = deriveTaskToken(options.taskTokens.secret, state.taskId, state.attempt);
-  await recordTaskToken(manager, { taskId: state.taskId, attempt: state.attempt, token: taskToken, issuedAt: options.now, ttlMs: options.taskTokens.ttlMs });
-  const leaseToken = mintLeaseToken();
-  await recordLeaseToken(manager, { taskId: state.taskId, token: leaseToken });
-  return { state, taskToken, leaseToken, traceContext: input.traceContext() };
+  return { attempt: { state, taskToken, leaseToken: mintLeaseToken(), traceContext: input.traceContext() }, pending };
 }
 
 function hasFreeSlot(candidate: ClaimCandidate, work: ActiveWork, defaultLimit: number): boolean {

@@ -41,7 +41,14 @@ export async function readSecretBundles(
  * later claim with another key (someone else's box to open) is refused by the caller.
  */
 export async function isPinnedSealingKey(manager: EntityManager, daemonId: string, publicKey: string): Promise<boolean> {
-  await manager.query('insert into daemon_sealing_key (daemon_id, public_key) values ($1, $2) on conflict (daemon_id) do nothing', [daemonId, publicKey]);
-  const rows = await manager.query<Array<{ public_key: string }>>('select public_key from daemon_sealing_key where daemon_id = $1', [daemonId]);
-  return rows[0]?.public_key === publicKey;
+  // Usually one statement: the row this insert adds, else the one already there (the select does not see the insert).
+  const rows = await manager.query<Array<{ public_key: string }>>(
+    `with pinned as (insert into daemon_sealing_key (daemon_id, public_key) values ($1, $2) on conflict (daemon_id) do nothing returning public_key)
+     select public_key from pinned union all select public_key from daemon_sealing_key where daemon_id = $1`,
+    [daemonId, publicKey],
+  );
+  if (rows.length > 0) return rows[0]?.public_key === publicKey;
+  // A concurrent first claim pinned it after this statement's snapshot: read it with a fresh one.
+  const committed = await manager.query<Array<{ public_key: string }>>('select public_key from daemon_sealing_key where daemon_id = $1', [daemonId]);
+  return committed[0]?.public_key === publicKey;
 }

@@ -28,6 +28,26 @@ export async function recordTaskToken(
   );
 }
 
+/** `recordTaskToken` for a claim's batch, one statement. */
+export async function recordTaskTokens(
+  manager: EntityManager,
+  options: { readonly tokens: ReadonlyArray<{ readonly taskId: string; readonly attempt: number; readonly token: string }>; readonly issuedAt: Date; readonly ttlMs: number },
+): Promise<void> {
+  if (options.tokens.length === 0) return;
+  await manager.query(
+    `insert into task_token (task_id, attempt, token_hash, issued_at, expires_at)
+     select task_id, attempt, token_hash, $4::timestamptz, $5::timestamptz from unnest($1::text[], $2::int[], $3::text[]) as token(task_id, attempt, token_hash)
+     on conflict (task_id, attempt) do nothing`,
+    [
+      options.tokens.map((token) => token.taskId),
+      options.tokens.map((token) => token.attempt),
+      options.tokens.map((token) => hashTaskToken(token.token)),
+      options.issuedAt.toISOString(),
+      new Date(options.issuedAt.getTime() + options.ttlMs).toISOString(),
+    ],
+  );
+}
+
 /** A task that ended takes its tokens with it. */
 export async function revokeTaskTokens(manager: EntityManager, taskId: string): Promise<void> {
   await manager.query('update task_token set revoked_at = now() where task_id = $1 and revoked_at is null', [taskId]);

@@ -1,11 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import { SERVICE_PUBLISHERS, createEvent, subjects } from '@switchyard/contracts';
-import { appendEvents, loadEvents, loadEventsOfAggregates, type NewEvent, type StoredEvent } from '@switchyard/event-store';
+import { appendEvents, appendEventsOfAggregates, loadEvents, loadEventsOfAggregates, type NewEvent, type StoredEvent } from '@switchyard/event-store';
 import { decide, evolve, initialTaskState, type TaskDecision } from '../domain/task.decider';
 import type { TaskCommand } from '../domain/task.commands';
 import type { TaskEvent } from '../domain/task.events';
 import type { Task, TaskDeciderState } from '../domain/task.state';
-import { projectTaskRow } from './task-queue.projection';
+import { projectTaskRow, projectTaskRows } from './task-queue.projection';
 import { noteTaskTransition } from './task-transitions';
 
 /** Correlation of the events a command produces: the request that caused them. */
@@ -76,6 +76,40 @@ export async function applyTaskCommand(options: {
   });
   noteTaskTransition({ before: state, after: next as Task, events: decision.events });
   return { decision, state: next };
+}
+
+/** A decision taken on a loaded state and not stored yet: `appendTaskDecisions` stores several together. */
+export interface PendingTaskDecision {
+  readonly before: TaskDeciderState;
+  readonly after: Task;
+  readonly events: readonly TaskEvent[];
+  /** Stored with the events: the trace context they were decided in (see `storedHeaders` of the event store). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** Decides on a state the caller loaded in its transaction; nothing is written. */
+export function decideTaskCommand(command: TaskCommand, state: TaskDeciderState, headers: Readonly<Record<string, string>>): { readonly decision: TaskDecision; readonly pending?: PendingTaskDecision } {
+  const decision = decide(command, state);
+  if (!decision.ok || decision.events.length === 0) return { decision };
+  return { decision, pending: { before: state, after: decision.events.reduce(evolve, state) as Task, events: decision.events, headers } };
+}
+
+/**
+ * `applyTaskCommand`'s append and projection for several tasks at once, one statement each, in the
+ * caller's transaction (rerun whole on a concurrency conflict, as every command's is).
+ */
+export async function appendTaskDecisions(options: { readonly manager: EntityManager; readonly cause: CommandCause; readonly decisions: readonly PendingTaskDecision[] }): Promise<void> {
+  if (options.decisions.length === 0) return;
+  await appendEventsOfAggregates({
+    manager: options.manager,
+    appends: options.decisions.map((pending) => ({
+      aggregateId: pending.after.taskId,
+      expectedVersion: pending.before.version,
+      events: pending.events.map((event) => ({ ...toNewEvent(event, options.cause), headers: { ...pending.headers } })),
+    })),
+  });
+  await projectTaskRows(options.manager, options.decisions.map((pending) => pending.after));
+  for (const pending of options.decisions) noteTaskTransition({ before: pending.before, after: pending.after, events: pending.events });
 }
 
 function toNewEvent(event: TaskEvent, cause: CommandCause): NewEvent {
