@@ -20,6 +20,8 @@ export * from './schema/record/attempt-claims.reader';
 export * from './schema/queue/queued-task.reader';
 export * from './schema/queue/attempt-holders.reader';
 export * from './schema/transcript/timeline.reader';
+export * from './schema/transcript/timeline-page.reader';
+export * from './schema/transcript/timeline-entry.json';
 export * from './schema/transcript/task-usage.reader';
 export * from './sealing/secret-keyring';
 export * from './sealing/secret-keys.setting';

@@ -4,7 +4,7 @@ import { publish } from '@switchyard/messaging';
 import type { BenchSystem } from './bench-system';
 import { fakePrompt } from './fake-agent/fake-prompt';
 import type { GatewayClient, TimelinePageView } from './gateway.client';
-import { format, latencyCell, type TableRow } from './report-table';
+import { format, latencyCell, ratioCell, type TableRow } from './report-table';
 import { elapsedMs, summarizeLatencies, type LatencySummary } from './statistics';
 import { BENCH_DAEMON_ID, timelineEvent } from './timeline-messages';
 
@@ -14,15 +14,20 @@ export interface ReplayFigures {
   /** How the rows got there: published as `task.message` events, written by the transcript projector. */
   readonly seeding: { readonly events: number; readonly seconds: number; readonly eventsPerSecond: number };
   readonly pageSize: number;
-  /** The whole timeline over REST, page after page with `since = nextSince`. */
+  /** The whole timeline over REST, page after page with `since = nextSince` (this and the two selects: the median of `ROUNDS` rounds). */
   readonly rest: { readonly seconds: number; readonly messagesPerSecond: number; readonly pages: number; readonly megabytes: number; readonly page: LatencySummary };
   /** The gateway's own query (keyset, `pageSize` rows) on one Postgres connection, no HTTP. */
   readonly rawPagedSelect: { readonly seconds: number; readonly rowsPerSecond: number };
   /** One `select` of every row, same columns. */
   readonly rawSingleSelect: { readonly seconds: number; readonly rowsPerSecond: number };
+  /** The page a client opens first, the newest `rows` (`before=end`), against a raw keyset select of as many, samples interleaved. */
+  readonly firstPage: { readonly rows: number; readonly rest: LatencySummary; readonly rawKeysetPage: LatencySummary };
 }
 
 const PAGE_SIZE = 1_000;
+const ROUNDS = 3;
+const FIRST_PAGE_ROWS = 200;
+const FIRST_PAGE_SAMPLES = 100;
 const PUBLISH_WINDOW = 500;
 /** Well above the few seqs the task's own run used, so seeded rows never meet them. */
 const SEEDED_FIRST_SEQ = 1_000;
@@ -59,10 +64,18 @@ export async function measureReplay(options: { readonly system: BenchSystem; rea
 
     // Warm-up: the routes, the query plan and the pools are hot before the clock runs.
     await replayOverRest(gateway, task.taskId, 5);
-    const rest = await replayOverRest(gateway, task.taskId);
-    if (rest.messages !== expected) throw new Error(`REST replay returned ${rest.messages} messages, expected ${expected}`);
-    const rawPagedSelect = await selectPaged(database, task.taskId, expected);
-    const rawSingleSelect = await selectAll(database, task.taskId, expected);
+    // The three reads in turn, `ROUNDS` times, each figure the median round: on a shared machine
+    // the load moves during a run, and each ratio then compares reads made under the same load.
+    const rounds: Array<{ rest: RestReplay; rawPagedSelect: SelectFigures; rawSingleSelect: SelectFigures }> = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const restRound = await replayOverRest(gateway, task.taskId);
+      if (restRound.messages !== expected) throw new Error(`REST replay returned ${restRound.messages} messages, expected ${expected}`);
+      rounds.push({ rest: restRound, rawPagedSelect: await selectPaged(database, task.taskId, expected), rawSingleSelect: await selectAll(database, task.taskId, expected) });
+    }
+    const rest = medianBy(rounds.map((entry) => entry.rest), (entry) => entry.seconds);
+    const rawPagedSelect = medianBy(rounds.map((entry) => entry.rawPagedSelect), (entry) => entry.seconds);
+    const rawSingleSelect = medianBy(rounds.map((entry) => entry.rawSingleSelect), (entry) => entry.seconds);
+    const firstPage = await measureFirstPage({ gateway, database, taskId: task.taskId });
     return {
       messages: expected,
       seeding: { events: options.seededMessages, seconds: seedSeconds, eventsPerSecond: options.seededMessages / seedSeconds },
@@ -70,6 +83,7 @@ export async function measureReplay(options: { readonly system: BenchSystem; rea
       rest: { seconds: rest.seconds, messagesPerSecond: expected / rest.seconds, pages: rest.pages, megabytes: rest.bytes / 2 ** 20, page: summarizeLatencies(rest.pageLatencies) },
       rawPagedSelect,
       rawSingleSelect,
+      firstPage,
     };
   } finally {
     await database.end();
@@ -93,11 +107,23 @@ async function publishTimeline(system: BenchSystem, taskId: string, firstSeq: nu
   }
 }
 
-async function replayOverRest(
-  gateway: GatewayClient,
-  taskId: string,
-  maxPages = Infinity,
-): Promise<{ messages: number; pages: number; bytes: number; seconds: number; pageLatencies: number[] }> {
+interface RestReplay {
+  readonly messages: number;
+  readonly pages: number;
+  readonly bytes: number;
+  readonly seconds: number;
+  readonly pageLatencies: number[];
+}
+interface SelectFigures {
+  readonly seconds: number;
+  readonly rowsPerSecond: number;
+}
+
+function medianBy<T>(values: readonly T[], key: (value: T) => number): T {
+  return [...values].sort((left, right) => key(left) - key(right))[Math.floor(values.length / 2)]!;
+}
+
+async function replayOverRest(gateway: GatewayClient, taskId: string, maxPages = Infinity): Promise<RestReplay> {
   const pageLatencies: number[] = [];
   let messages = 0;
   let bytes = 0;
@@ -119,7 +145,7 @@ async function replayOverRest(
   return { messages, pages: pageLatencies.length, bytes, seconds: elapsedMs(start) / 1000, pageLatencies };
 }
 
-async function selectPaged(database: Client, taskId: string, expected: number): Promise<{ seconds: number; rowsPerSecond: number }> {
+async function selectPaged(database: Client, taskId: string, expected: number): Promise<SelectFigures> {
   const statement = `select ${TIMELINE_COLUMNS} from task_message where task_id = $1 and seq > $2 order by seq limit $3`;
   await database.query(statement, [taskId, -1, PAGE_SIZE + 1]);
   const start = process.hrtime.bigint();
@@ -136,12 +162,54 @@ async function selectPaged(database: Client, taskId: string, expected: number): 
   return { seconds, rowsPerSecond: rows / seconds };
 }
 
-async function selectAll(database: Client, taskId: string, expected: number): Promise<{ seconds: number; rowsPerSecond: number }> {
+async function selectAll(database: Client, taskId: string, expected: number): Promise<SelectFigures> {
   const start = process.hrtime.bigint();
   const result = await database.query(`select ${TIMELINE_COLUMNS} from task_message where task_id = $1 order by seq`, [taskId]);
   const seconds = elapsedMs(start) / 1000;
   if (result.rows.length !== expected) throw new Error(`select returned ${result.rows.length} rows, expected ${expected}`);
   return { seconds, rowsPerSecond: result.rows.length / seconds };
+}
+
+/**
+ * The newest page as a client opens it (`before=end`, body read and parsed) and the raw keyset
+ * select of the same rows on one connection, one sample of each in turn so both see the same load.
+ */
+async function measureFirstPage(options: {
+  readonly gateway: GatewayClient;
+  readonly database: Client;
+  readonly taskId: string;
+}): Promise<{ rows: number; rest: LatencySummary; rawKeysetPage: LatencySummary }> {
+  const { gateway, database, taskId } = options;
+  const url = `${gateway.url}/api/tasks/${taskId}/messages?before=end&limit=${FIRST_PAGE_ROWS}`;
+  const statement = `select ${TIMELINE_COLUMNS} from task_message where task_id = $1 and seq < $2 order by seq desc limit $3`;
+  const lastSeq = Number((await database.query<{ seq: number }>('select max(seq) as seq from task_message where task_id = $1', [taskId])).rows[0]!.seq);
+  const restPage = async (): Promise<number> => {
+    const start = process.hrtime.bigint();
+    const response = await fetch(url, { headers: { authorization: `Bearer ${gateway.token}` } });
+    if (!response.ok) throw new Error(`first page: HTTP ${response.status} ${await response.text()}`);
+    const page = JSON.parse(await response.text()) as TimelinePageView;
+    const elapsed = elapsedMs(start);
+    if (page.messages.length !== FIRST_PAGE_ROWS || page.nextSince !== lastSeq) throw new Error(`first page: ${page.messages.length} messages up to ${page.nextSince}, expected ${FIRST_PAGE_ROWS} up to ${lastSeq}`);
+    return elapsed;
+  };
+  const rawPage = async (): Promise<number> => {
+    const start = process.hrtime.bigint();
+    const rows = (await database.query(statement, [taskId, 2 ** 31 - 1, FIRST_PAGE_ROWS])).rows.reverse();
+    const elapsed = elapsedMs(start);
+    if (rows.length !== FIRST_PAGE_ROWS) throw new Error(`raw keyset page: ${rows.length} rows`);
+    return elapsed;
+  };
+  for (let warmUp = 0; warmUp < 10; warmUp += 1) {
+    await restPage();
+    await rawPage();
+  }
+  const rest: number[] = [];
+  const raw: number[] = [];
+  for (let sample = 0; sample < FIRST_PAGE_SAMPLES; sample += 1) {
+    rest.push(await restPage());
+    raw.push(await rawPage());
+  }
+  return { rows: FIRST_PAGE_ROWS, rest: summarizeLatencies(rest), rawKeysetPage: summarizeLatencies(raw) };
 }
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
@@ -165,6 +233,13 @@ export function replayRows(figures: ReplayFigures): TableRow[] {
       `${format((figures.rest.messagesPerSecond / figures.rawSingleSelect.rowsPerSecond) * 100, 1)}% of one select`,
     ],
     [`  one REST page (${figures.pageSize} msgs, ${figures.rest.pages} pages)`, latencyCell(figures.rest.page), '', ''],
+    [`raw PG keyset page, newest ${figures.firstPage.rows} rows (baseline)`, latencyCell(figures.firstPage.rawKeysetPage), '', '1.00'],
+    [
+      `REST first page: newest ${figures.firstPage.rows} of ${figures.messages} (before=end)`,
+      latencyCell(figures.firstPage.rest),
+      '',
+      `${ratioCell(figures.firstPage.rest.p50, figures.firstPage.rawKeysetPage.p50, 'p50 of the raw page')}`,
+    ],
     [`  seeded: ${figures.seeding.events} task.message via JetStream`, `${format(figures.seeding.seconds, 1)} s until all are rows`, perSecond(figures.seeding.eventsPerSecond, 'events'), 'written by the transcript projector'],
   ];
 }

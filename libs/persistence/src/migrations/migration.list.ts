@@ -22,6 +22,7 @@ import { TimelineNotice1795990800000 } from '../schema/transcript/migrations/179
 import { WorkspaceQueuedTaskTtl1795991500000 } from '../schema/gateway/migrations/1795991500000-workspace-queued-task-ttl.migration';
 import { RuntimeOnlineSince1795991600000 } from '../schema/queue/migrations/1795991600000-runtime-online-since.migration';
 import { People1795991700000 } from '../schema/gateway/migrations/1795991700000-people.migration';
+import { TimelineEntryJson1795991800000 } from '../schema/transcript/migrations/1795991800000-timeline-entry-json.migration';
 
 /**
  * Every migration of the system, oldest first: one schema history, applied by one runner before
@@ -52,4 +53,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   WorkspaceQueuedTaskTtl1795991500000,
   RuntimeOnlineSince1795991600000,
   People1795991700000,
+  TimelineEntryJson1795991800000,
 ];

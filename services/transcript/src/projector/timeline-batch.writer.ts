@@ -8,25 +8,35 @@ export interface BatchWriteResult {
   readonly upsertedUsage: number;
 }
 
+// The stored API text of a result stored without a tool name says `"tool":null` right after its
+// type; when the name is learned it goes there, so the text ends as the mapper would have written it
+// had the call been in the same batch (a rebuild cuts batches differently and writes the same bytes).
+// Only the top-level keys can read so: inside a JSON string every quote is escaped.
+const UNNAMED_RESULT = `'"type":"tool_result","tool":null,'`;
+const namedResult = (text: string, tool: string): string => `replace(${text}, ${UNNAMED_RESULT}, '"type":"tool_result","tool":' || to_json(${tool}::text)::text || ',')`;
+
 // One statement shape whatever the batch size: arrays unnested into rows. A tool result without a
 // tool name takes it from its call's row when that was stored by an earlier batch.
 const INSERT_MESSAGES = `
-  insert into task_message (id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, notice_code, created_at)
-  select r.id, r.task_id, r.seq, r.attempt, r.type,
-         case when r.type = 'tool_result' and r.tool is null
-              then (select call.tool from task_message call
-                    where call.task_id = r.task_id and call.call_id = r.call_id and call.type = 'tool_use'
-                    order by call.seq limit 1)
-              else r.tool end,
-         r.call_id, r.content, r.input::jsonb, r.output, r.output_truncated, r.tool_status, r.error_code, r.notice_code, r.created_at
+  insert into task_message (id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, notice_code, created_at, entry_json)
+  select r.id, r.task_id, r.seq, r.attempt, r.type, named.tool, r.call_id, r.content, r.input::jsonb, r.output, r.output_truncated, r.tool_status,
+         r.error_code, r.notice_code, r.created_at,
+         case when r.tool is null and named.tool is not null then ${namedResult('r.entry_json', 'named.tool')} else r.entry_json end
   from unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-              $10::text[], $11::bool[], $12::text[], $13::text[], $14::text[], $15::timestamptz[])
-    as r(id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, notice_code, created_at)
+              $10::text[], $11::bool[], $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::text[])
+    as r(id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, notice_code, created_at, entry_json)
+  cross join lateral (
+    select case when r.type = 'tool_result' and r.tool is null
+                then (select call.tool from task_message call
+                      where call.task_id = r.task_id and call.call_id = r.call_id and call.type = 'tool_use'
+                      order by call.seq limit 1)
+                else r.tool end as tool
+  ) named
   on conflict (task_id, seq) do nothing`;
 
 // The other order: results stored before their call (out-of-order arrival) get the name now.
 const COMPLETE_TOOL_RESULTS = `
-  update task_message result set tool = call.tool
+  update task_message result set tool = call.tool, entry_json = ${namedResult('result.entry_json', 'call.tool')}
   from unnest($1::text[], $2::text[], $3::text[]) as call(task_id, call_id, tool)
   where result.task_id = call.task_id and result.call_id = call.call_id
     and result.type = 'tool_result' and result.tool is null`;
@@ -103,6 +113,7 @@ async function insertMessages(manager: EntityManager, batch: TimelineBatch): Pro
     rows.map((row) => row.errorCode),
     rows.map((row) => row.noticeCode),
     rows.map((row) => row.createdAt),
+    rows.map((row) => row.entryJson),
   ];
   if (!runner) throw new Error('a transaction manager always has a query runner');
   const result = await runner.query(INSERT_MESSAGES, parameters, true);

@@ -1,5 +1,5 @@
-import type { AgentMessage, TaskMessageEvent, TimelineEntryType, ToolResultStatus } from '@switchyard/contracts';
-import type { TaskUsageRecord } from '@switchyard/persistence';
+import type { AgentMessage, JsonValue, TaskMessageEvent, TimelineEntryType, ToolResultStatus } from '@switchyard/contracts';
+import { timelineEntryJson, type TaskUsageRecord } from '@switchyard/persistence';
 import type { MessageSanitizer } from '@switchyard/redaction';
 
 export type TimelineRowType = TimelineEntryType;
@@ -25,6 +25,11 @@ export interface TaskMessageRow {
   readonly noticeCode: string | null;
   /** The envelope's occurredAt. */
   readonly createdAt: string;
+  /**
+   * The row as the API returns it (`TimelineEntry` JSON, from the sanitized message), so a replay
+   * joins texts. A tool result's unknown tool is `"tool":null` there until the writer learns it.
+   */
+  readonly entryJson: string | null;
 }
 
 /** Latest token totals of one (task, attempt, provider, model), and the seq that reported them. */
@@ -94,7 +99,18 @@ export function mapTimelineBatch(events: readonly TaskMessageEvent[], sanitize: 
   const completed = [...messages.values()].map((row) =>
     row.type === 'tool_result' && row.tool === null ? { ...row, tool: toolByCall.get(JSON.stringify([row.taskId, row.callId])) ?? null } : row,
   );
-  return { messages: completed, usage: [...usage.values()], toolCalls };
+  return { messages: completed.map((row) => ({ ...row, entryJson: entryJsonOf(row) })), usage: [...usage.values()], toolCalls };
+}
+
+/**
+ * The row's API text; null when its time does not parse here the way Postgres parses it. A tool
+ * result without a tool name says `"tool":null`, and the writer puts the name there if it learns it.
+ */
+function entryJsonOf(row: TaskMessageRow): string | null {
+  // Postgres rounds past microseconds, JavaScript truncates to milliseconds: leave those to the reader.
+  if (Number.isNaN(Date.parse(row.createdAt)) || /\.\d{7,}/.test(row.createdAt)) return null;
+  const { inputJson, entryJson: _unset, ...columns } = row;
+  return timelineEntryJson({ ...columns, input: inputJson === null ? null : (JSON.parse(inputJson) as JsonValue) });
 }
 
 interface RowOrigin {
@@ -115,6 +131,7 @@ const EMPTY_ROW = {
   toolStatus: null,
   errorCode: null,
   noticeCode: null,
+  entryJson: null,
 } as const;
 
 /** The row of one sanitized message, or undefined for messages that are not timeline rows. */

@@ -33,7 +33,7 @@ describe('timeline row mapper', () => {
     const { messages, usage } = mapTimelineBatch(events, sanitize);
     // Then every row carries exactly its type's columns
     const origin = (index: number) => ({ id: events[index]!.eventId, taskId: TASK, seq: index, attempt: 1, createdAt: events[index]!.occurredAt });
-    expect(messages).toEqual([
+    expect(messages.map(({ entryJson: _entryJson, ...columns }) => columns)).toEqual([
       { ...origin(0), ...empty, type: 'text', content: 'Reading the repo.' },
       { ...origin(1), ...empty, type: 'thinking', content: 'The loader is wrong.' },
       { ...origin(2), ...empty, type: 'tool_use', tool: 'Bash', callId: 'c1', inputJson: '{"command":"npm test"}' },
@@ -43,6 +43,30 @@ describe('timeline row mapper', () => {
       { ...origin(6), ...empty, type: 'notice', noticeCode: 'repository_work', content: 'api: branch switchyard/task-1, 3 files changed.' },
     ]);
     expect(usage).toEqual([]);
+  });
+
+  it('stores each row as the API returns it: the entry keys in order, input keys as jsonb orders them', () => {
+    // Given a tool call whose input keys are not in jsonb order, and a text
+    const events = [
+      event(0, { type: 'tool-use', tool: 'Bash', callId: 'c1', input: { command: 'ls', b: [{ zz: 1, a: null }], '10': true, '2': 'x' } }),
+      event(1, { type: 'text', text: 'Done "here".' }),
+    ];
+    // When mapped
+    const { messages } = mapTimelineBatch(events, sanitize);
+    // Then the text is what replay has always sent for these columns
+    const createdAt = (index: number): string => new Date(events[index]!.occurredAt).toISOString();
+    expect(messages.map((row) => row.entryJson)).toEqual([
+      `{"id":"${events[0]!.eventId}","taskId":"${TASK}","seq":0,"attempt":1,"type":"tool_use","tool":"Bash","callId":"c1","content":null,` +
+        `"input":{"2":"x","10":true,"b":[{"a":null,"zz":1}],"command":"ls"},"output":null,"outputTruncated":false,"toolStatus":null,"errorCode":null,"noticeCode":null,"createdAt":"${createdAt(0)}"}`,
+      `{"id":"${events[1]!.eventId}","taskId":"${TASK}","seq":1,"attempt":1,"type":"text","tool":null,"callId":null,"content":"Done \\"here\\".",` +
+        `"input":null,"output":null,"outputTruncated":false,"toolStatus":null,"errorCode":null,"noticeCode":null,"createdAt":"${createdAt(1)}"}`,
+    ]);
+  });
+
+  it('writes an unknown tool as `"tool":null` right after the type, where the writer puts the name it learns', () => {
+    const { messages } = mapTimelineBatch([event(3, { type: 'tool-result', callId: 'elsewhere', output: '', status: 'ok' })], sanitize);
+    expect(messages[0]).toMatchObject({ tool: null });
+    expect(messages[0]!.entryJson).toContain('"type":"tool_result","tool":null,"callId":"elsewhere"');
   });
 
   it('makes no rows of status and log messages', () => {

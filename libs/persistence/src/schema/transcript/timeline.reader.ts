@@ -1,7 +1,7 @@
 import type { JsonValue, TimelineEntry, TimelineEntryType, ToolResultStatus } from '@switchyard/contracts';
 import type { SqlRunner } from '../sql-runner';
 
-interface TaskMessageRow {
+export interface StoredTimelineRow {
   id: string;
   task_id: string;
   seq: number;
@@ -19,7 +19,7 @@ interface TaskMessageRow {
   created_at: Date;
 }
 
-function entryOf(row: TaskMessageRow): TimelineEntry {
+export function timelineEntryOfRow(row: StoredTimelineRow): TimelineEntry {
   return {
     id: row.id,
     taskId: row.task_id,
@@ -39,20 +39,22 @@ function entryOf(row: TaskMessageRow): TimelineEntry {
   };
 }
 
+export const TIMELINE_ROW_COLUMNS = 'id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, notice_code, created_at';
+
 /**
- * A task's rows of the `task_message` view after a seq, in seq order, as `TimelineEntry`: the one
- * read behind REST replay and the WebSocket backfill alike. Callers check the workspace first.
+ * A task's rows of the `task_message` view after a seq, in seq order, as `TimelineEntry` objects:
+ * the WebSocket backfill's read (REST replay reads the stored texts, `readTimelinePageJson`).
+ * Callers check the workspace first.
  */
 export async function readTimelineRows(
   runner: SqlRunner,
   options: { readonly taskId: string; readonly afterSeq: number; readonly limit: number },
 ): Promise<{ entries: TimelineEntry[]; hasMore: boolean }> {
-  const rows = await runner.query<TaskMessageRow[]>(
-    `select id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, notice_code, created_at
-       from task_message where task_id = $1 and seq > $2 order by seq limit $3`,
+  const rows = await runner.query<StoredTimelineRow[]>(
+    `select ${TIMELINE_ROW_COLUMNS} from task_message where task_id = $1 and seq > $2 order by seq limit $3`,
     [options.taskId, options.afterSeq, options.limit + 1],
   );
-  return { entries: rows.slice(0, options.limit).map(entryOf), hasMore: rows.length > options.limit };
+  return { entries: rows.slice(0, options.limit).map(timelineEntryOfRow), hasMore: rows.length > options.limit };
 }
 
 /** The (task, seq, row id) of every stored row of these tasks, for audits that compare them with the stream. */

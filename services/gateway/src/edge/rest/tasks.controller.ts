@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentCaller, Requires } from '../auth/access.decorators';
 import { AccessGuard } from '../auth/access.guard';
@@ -7,7 +7,7 @@ import { notFound } from '../../workspace/common/api-error';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiQueryFrom, ApiTokenAuth } from '../http/openapi';
 import { parseInput } from '../http/parse-input';
 import { TaskReadsRepository } from '../../workspace/tasks/task-reads.repository';
-import { TaskTimelineRepository, type TimelinePage } from '../../workspace/tasks/task-timeline.repository';
+import { TaskTimelineRepository } from '../../workspace/tasks/task-timeline.repository';
 import {
   cancelTaskSchema,
   createTaskSchema,
@@ -31,6 +31,12 @@ const IdempotencyKeyHeader = (): MethodDecorator =>
     required: false,
     description: 'Retrying with the same key returns the task created first instead of creating another (1-100 of A-Z a-z 0-9 _ -)',
   });
+
+/** What the timeline route uses of Express's response: its body is JSON text already. */
+interface JsonTextResponse {
+  type(type: 'json'): JsonTextResponse;
+  send(body: string): unknown;
+}
 
 /** The commands go to the queue over NATS; the reads come from its views and the timeline view. */
 const QUEUE_ERRORS = ['queue_unavailable', 'queue_error', 'invalid_request', 'conflict'] as const;
@@ -111,15 +117,21 @@ export class TasksController {
   }
 
   @Get(':id/messages')
-  @ApiOperation({ summary: 'Replay the task’s timeline in seq order (then follow it live over WebSocket from `nextSince`)' })
+  @ApiOperation({
+    summary: 'Replay the task’s timeline in seq order (then follow it live over WebSocket from `nextSince`)',
+    description: 'Pages forward with `since`; `before=end` opens the newest page, and `before=<first seq>` pages back from it.',
+  })
   @ApiQueryFrom(timelineQuerySchema)
   @ApiJsonResponse(200, timelineSchema, 'One page of timeline messages')
   @ApiErrorResponses('validation_failed', 'not_found')
   @Requires('tasks:read')
-  async messages(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() query: unknown): Promise<TimelinePage> {
-    const { since, limit } = parseInput(timelineQuerySchema, query, { location: 'query' });
-    if (!(await this.reads.exists(caller.workspaceId, id))) throw notFound('task', id);
-    return this.timeline.messages(id, { since, limit });
+  async messages(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() query: unknown, @Res() response: JsonTextResponse): Promise<void> {
+    const page = parseInput(timelineQuerySchema, query, { location: 'query' });
+    // The page is read beside the workspace check, and sent only when it passes.
+    const [exists, body] = await Promise.all([this.reads.exists(caller.workspaceId, id), this.timeline.messagesJson(id, page)]);
+    if (!exists) throw notFound('task', id);
+    // Already the response's JSON (the stored row texts joined): sent as it is, as `res.json` would.
+    response.type('json').send(body);
   }
 
   @Get(':id/usage')

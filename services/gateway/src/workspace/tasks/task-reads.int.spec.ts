@@ -314,8 +314,20 @@ describe('task reads: list, detail, timeline, usage (real NATS + Postgres)', () 
       expect(caughtUp).toEqual({ messages: [], nextSince: 5, hasMore: false });
     });
 
-    it('refuses a limit above 1000 or a bad since with 400', async () => {
-      for (const query of ['limit=1001', 'limit=0', 'since=-2', 'since=abc']) {
+    it('opens the newest page with `before=end` and pages back with `before`, still in seq order', async () => {
+      const newest = (await kit.as(alpha.token).get(`/api/tasks/${taskId}/messages?before=end&limit=2`)).body;
+      expect(pluck(newest.messages, 'seq')).toEqual([4, 5]);
+      expect(newest).toMatchObject({ nextSince: 5, hasMore: false });
+      const earlier = (await kit.as(alpha.token).get(`/api/tasks/${taskId}/messages?before=4&limit=2`)).body;
+      expect(pluck(earlier.messages, 'seq')).toEqual([1, 2]);
+      expect(earlier).toMatchObject({ nextSince: 2, hasMore: true });
+      expect(earlier.messages[0]).toMatchObject({ type: 'tool_use', input: { command: 'ls' } });
+      expect((await kit.as(alpha.token).get(`/api/tasks/${taskId}/messages?before=0`)).body).toEqual({ messages: [], nextSince: -1, hasMore: true });
+      expect((await kit.as(beta.token).get(`/api/tasks/${taskId}/messages?before=end`)).status).toBe(404);
+    });
+
+    it('refuses a limit above 1000, a bad since or before, or both, with 400', async () => {
+      for (const query of ['limit=1001', 'limit=0', 'since=-2', 'since=abc', 'before=-1', 'before=last', 'since=1&before=3']) {
         const response = await kit.as(alpha.token).get(`/api/tasks/${taskId}/messages?${query}`);
         expect({ query, status: response.status }).toEqual({ query, status: 400 });
       }

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { TimelineEntry } from '@switchyard/contracts';
-import { DATA_SOURCE, readTaskUsage, readTimelineRows } from '@switchyard/persistence';
+import { DATA_SOURCE, readTaskUsage, readTimelinePageJson } from '@switchyard/persistence';
 import type { TaskUsage } from './task.schemas';
 
-export interface TimelinePage {
-  messages: TimelineEntry[];
-  nextSince: number | null;
-  hasMore: boolean;
+/** Which page: after `since` (from the start when absent), or the last rows below `before`. */
+export interface TimelinePageQuery {
+  readonly since?: number | undefined;
+  readonly before?: number | 'end' | undefined;
+  readonly limit: number;
 }
 
 /**
@@ -18,10 +18,16 @@ export interface TimelinePage {
 export class TaskTimelineRepository {
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
 
-  /** Rows with seq > `since` (all when absent), in seq order; a gap in seq is shown as it is. */
-  async messages(taskId: string, options: { readonly since: number | undefined; readonly limit: number }): Promise<TimelinePage> {
-    const page = await readTimelineRows(this.dataSource, { taskId, afterSeq: options.since ?? -1, limit: options.limit });
-    return { messages: page.entries, nextSince: page.entries.at(-1)?.seq ?? options.since ?? null, hasMore: page.hasMore };
+  /**
+   * One page as the response body's JSON text, `{ messages, nextSince, hasMore }`: the rows' stored
+   * API texts joined, none parsed or serialized again. A gap in seq is shown as it is.
+   */
+  async messagesJson(taskId: string, query: TimelinePageQuery): Promise<string> {
+    const page =
+      query.before === undefined
+        ? await readTimelinePageJson(this.dataSource, { taskId, afterSeq: query.since ?? -1, limit: query.limit })
+        : await readTimelinePageJson(this.dataSource, { taskId, beforeSeq: query.before === 'end' ? null : query.before, limit: query.limit });
+    return `{"messages":${page.entriesJson},"nextSince":${JSON.stringify(page.lastSeq ?? emptyPageNextSince(query))},"hasMore":${page.hasMore}}`;
   }
 
   async usage(taskId: string): Promise<TaskUsage> {
@@ -43,4 +49,10 @@ export class TaskTimelineRepository {
     }
     return { taskId, usage, totals };
   }
+}
+
+/** Where to continue when a page is empty: the `since` given, or just below the `before` bound. */
+function emptyPageNextSince(query: TimelinePageQuery): number | null {
+  if (query.before === undefined) return query.since ?? null;
+  return query.before === 'end' ? null : query.before - 1;
 }

@@ -55,16 +55,22 @@ export type TaskListQuery = z.infer<typeof taskListQuerySchema>;
 export const TIMELINE_DEFAULT_LIMIT = 200;
 export const TIMELINE_MAX_LIMIT = 1_000;
 
-export const timelineQuerySchema = z.strictObject({
-  since: z.coerce.number().int().min(-1).optional().describe('Return messages with seq greater than this (exclusive); absent: from the start'),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(TIMELINE_MAX_LIMIT)
-    .default(TIMELINE_DEFAULT_LIMIT)
-    .describe(`At most this many messages (default ${TIMELINE_DEFAULT_LIMIT}, max ${TIMELINE_MAX_LIMIT})`),
-});
+export const timelineQuerySchema = z
+  .strictObject({
+    since: z.coerce.number().int().min(-1).optional().describe('Return messages with seq greater than this (exclusive); absent: from the start'),
+    before: z
+      .union([z.literal('end'), z.coerce.number().int().min(0)])
+      .optional()
+      .describe('Instead of `since`: the last `limit` messages with seq below this (exclusive), still in seq order; `end` for the newest page. Page back with the first seq returned'),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(TIMELINE_MAX_LIMIT)
+      .default(TIMELINE_DEFAULT_LIMIT)
+      .describe(`At most this many messages (default ${TIMELINE_DEFAULT_LIMIT}, max ${TIMELINE_MAX_LIMIT})`),
+  })
+  .refine((query) => query.since === undefined || query.before === undefined, { message: 'Give `since` or `before`, not both', path: ['before'] });
 
 const failureReasonSchema = z.enum(Object.keys(TASK_FAILURE_REASONS) as [TaskFailureReason, ...TaskFailureReason[]]);
 
