@@ -1,3 +1,5 @@
+// First: it keeps the young generation small while the modules load (see the file).
+import { releaseYoungGeneration } from './boot-young-generation';
 import { bootstrapService } from '@switchyard/service-kit';
 import { daemonApp } from './daemon.app';
 import { runEnrollCommand } from './enrollment/enroll.command';
@@ -18,6 +20,7 @@ async function main(): Promise<void> {
   }
   Object.assign(process.env, env);
   await bootstrapService(daemonApp);
+  releaseYoungGeneration();
 }
 
 void main();

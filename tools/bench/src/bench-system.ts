@@ -35,6 +35,8 @@ export interface BenchSystem {
   /** One daemon shared by the sections that do not measure the daemon itself. */
   sharedDaemon(): Promise<BenchDaemon>;
   temporaryDirectory(label: string): string;
+  /** NATS_URL, SWITCHYARD_NAMESPACE and a credentials file of its own (a `tooling` user) for a bare Node process of the bench. */
+  bareProcessEnv(name: string): Promise<NodeJS.ProcessEnv>;
 }
 
 const START_TIMEOUT_MS = 60_000;
@@ -135,6 +137,11 @@ export function createBenchSystem(options: {
       return shared;
     },
     temporaryDirectory,
+    async bareProcessEnv(name) {
+      const { creds } = await mintUserCredentials(options.authority, { identity: { kind: 'tooling', name }, namespace: options.namespace });
+      const credentials = writeCredentialsFile(path.join(credentialsDirectory, `${randomBytes(6).toString('hex')}.creds`), creds);
+      return { ...process.env, NATS_URL: options.natsUrl, SWITCHYARD_NAMESPACE: options.namespace, NATS_CREDENTIALS_FILE: credentials };
+    },
   };
   return system;
 }

@@ -1,8 +1,11 @@
 import { STREAM_CATALOG, subjects } from '@switchyard/contracts';
-import type { MessagingConnection } from '@switchyard/messaging';
+import { provisionStreams, type MessagingConnection } from '@switchyard/messaging';
 import { benchmarkNatsClients } from '@switchyard/messaging/testing';
+import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { workspaceRoot } from '@switchyard/testing';
 import type { BenchSystem } from './bench-system';
 import { fakePrompt } from './fake-agent/fake-prompt';
 import { SPAWN_LOG_VARIABLE, START_GATE_VARIABLE } from './fake-agent/spawn-log';
@@ -20,6 +23,7 @@ import {
   type ProcessIdentity,
 } from './process-table';
 import { format, mebibytes, type TableRow } from './report-table';
+import type { RawPublishFigures } from './raw-publish.child';
 import type { ServiceProcess } from './service-process';
 import { summarizeLatencies, summarizeSamples, wallClockMs, type LatencySummary, type SampleSummary } from './statistics';
 
@@ -62,12 +66,16 @@ export interface DaemonMemoryFigures {
    * seconds from the opening to the last one stored.
    */
   readonly jetStream: { readonly events: number; readonly offered: number; readonly seconds: number; readonly eventsPerSecond: number };
+  /** The baseline, same run: a bare Node process publishing the same payloads to JetStream (nats.js async publish). */
+  readonly rawPublish: RawPublishFigures & { readonly eventsPerCpuSecond: number };
 }
 
 const SAMPLE_INTERVAL_MS = 250;
 const IDLE_SECONDS = 5;
 /** Sampling goes on this long after the agents should have finished emitting. */
 const DRAIN_SECONDS = 5;
+/** Events the raw publish baseline sends. */
+const RAW_PUBLISH_EVENTS = 20_000;
 const sleep = (milliseconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 /**
@@ -86,6 +94,7 @@ export async function measureDaemonMemory(options: {
 }): Promise<DaemonMemoryFigures> {
   const { system } = options;
   const gateway = await system.gateway();
+  const rawPublish = await measureRawPublish(system, RAW_PUBLISH_EVENTS);
   const daemon = await system.startDaemon({ daemonId: 'bench-load-daemon', maxSlots: options.tasks + 10 });
   const daemonPid = daemon.process.pid;
   const directory = system.temporaryDirectory('daemon-load');
@@ -138,11 +147,33 @@ export async function measureDaemonMemory(options: {
         seconds: arrival.seconds,
         eventsPerSecond: arrival.seconds > 0 ? arrival.events / arrival.seconds : 0,
       },
+      rawPublish,
     };
   } finally {
     sampler.stop();
     spawnLog.close();
     await counter.stop().catch(() => undefined);
+  }
+}
+
+/**
+ * The baseline: `raw-publish.child.js` in a Node process of its own, on a stream like TASK_EVENTS
+ * (file storage, one replica here), removed afterwards. Its events per CPU-second are what JetStream
+ * async publish of these payloads costs a client with nothing else to do.
+ */
+async function measureRawPublish(system: BenchSystem, events: number): Promise<DaemonMemoryFigures['rawPublish']> {
+  const stream = 'BENCH_RAW_DAEMON_PUBLISH';
+  const { storage, maxMessageSize } = STREAM_CATALOG.TASK_EVENTS;
+  await provisionStreams(system.connection, [{ name: stream, subjects: ['bench.rawpublish.>'], storage, maxMessageSize, maxBytes: 256 * 1024 * 1024, replicas: 1 }]);
+  try {
+    const env = { ...(await system.bareProcessEnv('bench-raw-publish')), RAW_PUBLISH_SUBJECT_PREFIX: 'bench.rawpublish', RAW_PUBLISH_EVENTS: String(events) };
+    const child = path.join(workspaceRoot(), 'dist/tools/bench/src/raw-publish.child.js');
+    const { stdout } = await promisify(execFile)(process.execPath, [child], { env, timeout: 180_000 });
+    const figures = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as RawPublishFigures;
+    process.stderr.write(`bench: daemon: raw publish baseline, ${figures.events} events in ${format(figures.wallSeconds, 1)} s, ${format(figures.cpuSeconds, 2)} CPU-s\n`);
+    return { ...figures, eventsPerCpuSecond: figures.events / figures.cpuSeconds };
+  } finally {
+    await benchmarkNatsClients(system.connection).manager.streams.delete(system.connection.namespace.stream(stream));
   }
 }
 
@@ -350,6 +381,11 @@ export function daemonMemoryRows(figures: DaemonMemoryFigures): TableRow[] {
     .join(', ');
   const ofOffered = (value: number): string => `${format((value / figures.jetStream.offered) * 100, 1)}%`;
   const burst = figures.burstSpawnSeconds;
+  const daemonPerCpuSecond = figures.jetStream.eventsPerSecond / figures.load.daemonCores;
+  // A starved daemon takes lines in (redacted, written to the outbox) faster than JetStream acks
+  // them: its CPU went to both, so stored events alone understate what a CPU-second handled.
+  const daemonCpuSeconds = figures.load.daemonCores * figures.windowSeconds;
+  const outboxPerCpuSecond = figures.outboxLines / daemonCpuSeconds;
   return [
     ['daemon RSS idle (baseline)', rss(figures.idle.daemonKiB), `no task; CPU ${cores(figures.idle.daemonCores)}`, '1.00'],
     [
@@ -372,10 +408,22 @@ export function daemonMemoryRows(figures: DaemonMemoryFigures): TableRow[] {
       `${format((figures.jetStream.eventsPerSecond / figures.offeredEventsPerSecond) * 100, 1)}% of ${figures.offeredEventsPerSecond}/s offered`,
     ],
     [
+      'raw JetStream async publish (bare Node)',
+      `${figures.rawPublish.events} events, ${format(figures.rawPublish.cpuSeconds, 2)} CPU-s`,
+      `${format(figures.rawPublish.eventsPerCpuSecond, 0)} events per CPU-second`,
+      '1.00 (baseline)',
+    ],
+    [
       '  per CPU-second the daemon got',
       '',
-      `${format(figures.jetStream.eventsPerSecond / figures.load.daemonCores, 0)} events`,
-      'events/s divided by its CPU share',
+      `${format(daemonPerCpuSecond, 0)} events`,
+      `${format((daemonPerCpuSecond / figures.rawPublish.eventsPerCpuSecond) * 100, 1)}% of raw publish per CPU-second`,
+    ],
+    [
+      '  taken into its outbox, per CPU-second',
+      `${format(daemonCpuSeconds, 1)} CPU-s in the window`,
+      `${format(outboxPerCpuSecond, 0)} lines`,
+      `${format((outboxPerCpuSecond / figures.rawPublish.eventsPerCpuSecond) * 100, 1)}% of raw publish per CPU-second`,
     ],
     [
       '  stored / in daemon outbox / offered',
