@@ -10,7 +10,7 @@ describe('bench section selection', () => {
   });
 
   it('refuses an unknown or empty selection, naming the accepted sections', () => {
-    expect(() => selectSections(['--only=dispatch,rss'])).toThrow(/unknown section\(s\) rss; accepted: claims, timeline/);
+    expect(() => selectSections(['--only=dispatch,rss'])).toThrow(/unknown section\(s\) rss; accepted: claims, peer, timeline/);
     expect(() => selectSections(['--only='])).toThrow(/\(none given\)/);
   });
 });

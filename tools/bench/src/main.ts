@@ -9,17 +9,20 @@ import { provideBenchInfrastructure, serverVersions } from './bench-infrastructu
 import { selectSections, type BenchSection } from './bench-sections';
 import { createBenchSystem, type BenchSystem } from './bench-system';
 import { measureCancel, cancelRows } from './cancel.bench';
-import { claimRows, measureClaims } from './claim.bench';
+import { claimDepthRows, measureClaimDepths } from './claim-depth.bench';
+import { claimRows, measureClaims, type ClaimFigures } from './claim.bench';
 import { createCleanupStack } from './cleanup-stack';
 import { daemonMemoryRows, measureDaemonMemory } from './daemon-memory.bench';
 import { dispatchRows, measureDispatch } from './dispatch.bench';
 import { liveRows, measureLiveLatency } from './live-latency.bench';
-import { measureNatsRoundTrip } from './nats-request-reply.bench';
+import { measureNatsRoundTrip, type RoundTripFigures } from './nats-request-reply.bench';
+import { measurePeerQueue, peerQueueRows } from './peer-queue.bench';
 import { measureReplay, replayRows } from './replay.bench';
 import { measureRepositoryPrepare, repositoryPrepareRows } from './repository-prepare.bench';
 import { format, renderTable, type TableRow } from './report-table';
 import { elapsedMs } from './statistics';
 import { measureTimelineIngest, timelineRows } from './timeline-ingest.bench';
+import { measureScaling, scalingRows } from './scaling.bench';
 
 interface SectionOutcome {
   readonly rows: TableRow[];
@@ -32,12 +35,22 @@ interface BenchSystems {
   cluster(): Promise<BenchSystem>;
 }
 
-/** Each section, on the system it starts lazily; sizes chosen to keep a full run well under 10 minutes on 2 cores. */
-const SECTION_RUNNERS: Record<BenchSection, (system: BenchSystem, systems: BenchSystems) => Promise<SectionOutcome>> = {
-  async claims(system) {
+/** The claims figures of this run, measured once for the `claims` section and the `peer` section beside it. */
+let claimsOfRun: Promise<{ readonly roundTrip: RoundTripFigures; readonly claims: ClaimFigures }> | undefined;
+function measureClaimsOnce(system: BenchSystem): Promise<{ readonly roundTrip: RoundTripFigures; readonly claims: ClaimFigures }> {
+  claimsOfRun ??= (async () => {
     await system.service('queue');
     const roundTrip = await measureNatsRoundTrip(system.connection, { samples: 2_000, concurrency: 8, payloadBytes: 512 });
     const claims = await measureClaims(system.connection, { latencySamples: 300, backlog: 2_000, claimers: 8, batch: 10 });
+    return { roundTrip, claims };
+  })();
+  return claimsOfRun;
+}
+
+/** Each section, on the system it starts lazily; sizes chosen to keep a full run well under 10 minutes on 2 cores. */
+const SECTION_RUNNERS: Record<BenchSection, (system: BenchSystem, systems: BenchSystems) => Promise<SectionOutcome>> = {
+  async claims(system) {
+    const { roundTrip, claims } = await measureClaimsOnce(system);
     return { rows: claimRows(roundTrip, claims), figures: { roundTrip, claims } };
   },
   // The same ingest on the run's NATS and on a three-server cluster, where every publish waits for a quorum.
@@ -73,10 +86,22 @@ const SECTION_RUNNERS: Record<BenchSection, (system: BenchSystem, systems: Bench
     const daemon = await measureDaemonMemory({ system, tasks: 50, eventsPerSecond: 200, emitSeconds: 20 });
     return { rows: daemonMemoryRows(daemon), figures: { daemon } };
   },
+  // Ingest over 10 / 100 / 1,000 tasks, live delivery at 100 / 1,000 / 5,000 lines/s.
+  async scaling(system) {
+    const scaling = await measureScaling(system);
+    return { rows: scalingRows(scaling), figures: { scaling } };
+  },
   // A task's worktree of a 10,000-file repository, cold and warm cache; needs no service.
   async repositories() {
     const repositories = await measureRepositoryPrepare({ files: 10_000, samples: 7 });
     return { rows: repositoryPrepareRows(repositories), figures: { repositories } };
+  },
+  // pg-boss, tuned as its docs advise, on the same Postgres beside this run's claims; then enqueue -> claimed behind deep queues.
+  async peer(system) {
+    const { claims } = await measureClaimsOnce(system);
+    const peer = await measurePeerQueue({ databaseUrl: system.databaseUrl, latencySamples: 300, backlog: 5_000, workers: 8, batch: 10 });
+    const claimDepths = await measureClaimDepths({ connection: system.connection, databaseUrl: system.databaseUrl, depths: [100, 10_000, 100_000], samples: 100 });
+    return { rows: [...peerQueueRows(peer, claims), ...claimDepthRows(claimDepths)], figures: { peer, claimDepths } };
   },
 };
 
