@@ -8,21 +8,30 @@ import { format, latencyCell, ratioCell, type TableRow } from './report-table';
 import { elapsedMs, summarizeLatencies, type LatencySummary } from './statistics';
 import { BENCH_DAEMON_ID, timelineEvent } from './timeline-messages';
 
-export interface ReplayFigures {
+/** The whole timeline read back at one length: over REST and by the two raw selects (each the median of `ROUNDS` rounds). */
+export interface ReplayPoint {
   /** Rows of the task's timeline read back (the seeded ones and the few its run wrote). */
   readonly messages: number;
-  /** How the rows got there: published as `task.message` events, written by the transcript projector. */
-  readonly seeding: { readonly events: number; readonly seconds: number; readonly eventsPerSecond: number };
   readonly pageSize: number;
-  /** The whole timeline over REST, page after page with `since = nextSince` (this and the two selects: the median of `ROUNDS` rounds). */
+  /** The whole timeline over REST, page after page with `since = nextSince`. */
   readonly rest: { readonly seconds: number; readonly messagesPerSecond: number; readonly pages: number; readonly megabytes: number; readonly page: LatencySummary };
   /** The gateway's own query (keyset, `pageSize` rows) on one Postgres connection, no HTTP. */
   readonly rawPagedSelect: { readonly seconds: number; readonly rowsPerSecond: number };
   /** One `select` of every row, same columns. */
   readonly rawSingleSelect: { readonly seconds: number; readonly rowsPerSecond: number };
+}
+
+export interface ReplayFigures extends ReplayPoint {
+  /** How the rows got there: published as `task.message` events, written by the transcript projector. */
+  readonly seeding: { readonly events: number; readonly seconds: number; readonly eventsPerSecond: number };
   /** The page a client opens first, the newest `rows` (`before=end`), against a raw keyset select of as many, samples interleaved. */
   readonly firstPage: { readonly rows: number; readonly rest: LatencySummary; readonly rawKeysetPage: LatencySummary };
+  /** The same reads as the timeline grows (`REPLAY_SCALING_LENGTHS` seeded messages), the headline length among them. */
+  readonly scaling: readonly ReplayPoint[];
 }
+
+/** Seeded lengths the replay is measured at, one task growing through them. */
+export const REPLAY_SCALING_LENGTHS = [1_000, 10_000, 50_000, 100_000] as const;
 
 const PAGE_SIZE = 1_000;
 const ROUNDS = 3;
@@ -34,9 +43,10 @@ const SEEDED_FIRST_SEQ = 1_000;
 const TIMELINE_COLUMNS = 'id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, created_at';
 
 /**
- * REST replay of a long timeline. A real task (created over REST, run by the fake agent) gets
- * `seededMessages` more `task.message` events published through JetStream, which the transcript
- * projector writes into `task_message` like any other; then the timeline is read back.
+ * REST replay of a long timeline. A real task (created over REST, run by the fake agent) grows by
+ * `task.message` events published through JetStream, which the transcript projector writes into
+ * `task_message` like any other; the timeline is read back at each of `REPLAY_SCALING_LENGTHS`
+ * and at `seededMessages`, the headline length, where the first page is measured too.
  */
 export async function measureReplay(options: { readonly system: BenchSystem; readonly seededMessages: number }): Promise<ReplayFigures> {
   const { system } = options;
@@ -49,6 +59,9 @@ export async function measureReplay(options: { readonly system: BenchSystem; rea
 
   const database = new Client({ connectionString: system.databaseUrl });
   await database.connect();
+  // The baselines read by the best plan there is, the (task_id, seq) index in order, as the
+  // gateway's keyset functions do: left to guess, the planner sorts a bitmap scan of the rest.
+  await database.query('set enable_bitmapscan = off; set enable_sort = off');
   try {
     const countRows = async (): Promise<number> => Number((await database.query<{ count: string }>('select count(*) from task_message where task_id = $1', [task.taskId])).rows[0]!.count);
     // The run's own rows (its two messages) come through the projector shortly after it completed.
@@ -56,38 +69,55 @@ export async function measureReplay(options: { readonly system: BenchSystem; rea
     await new Promise((resolve) => setTimeout(resolve, 500));
     const rowsBefore = await countRows();
 
-    const seedStart = process.hrtime.bigint();
-    await publishTimeline(system, task.taskId, SEEDED_FIRST_SEQ, options.seededMessages);
-    const expected = rowsBefore + options.seededMessages;
-    await waitFor(async () => (await countRows()) >= expected, 300_000, `${expected} rows of ${task.taskId}`);
-    const seedSeconds = elapsedMs(seedStart) / 1000;
-
-    // Warm-up: the routes, the query plan and the pools are hot before the clock runs.
-    await replayOverRest(gateway, task.taskId, 5);
-    // The three reads in turn, `ROUNDS` times, each figure the median round: on a shared machine
-    // the load moves during a run, and each ratio then compares reads made under the same load.
-    const rounds: Array<{ rest: RestReplay; rawPagedSelect: SelectFigures; rawSingleSelect: SelectFigures }> = [];
-    for (let round = 0; round < ROUNDS; round += 1) {
-      const restRound = await replayOverRest(gateway, task.taskId);
-      if (restRound.messages !== expected) throw new Error(`REST replay returned ${restRound.messages} messages, expected ${expected}`);
-      rounds.push({ rest: restRound, rawPagedSelect: await selectPaged(database, task.taskId, expected), rawSingleSelect: await selectAll(database, task.taskId, expected) });
+    const scaling: ReplayPoint[] = [];
+    let headline: { point: ReplayPoint; seeding: ReplayFigures['seeding']; firstPage: ReplayFigures['firstPage'] } | undefined;
+    let seeded = 0;
+    for (const length of lengthsUpTo(options.seededMessages)) {
+      const seedStart = process.hrtime.bigint();
+      await publishTimeline(system, task.taskId, SEEDED_FIRST_SEQ + seeded, length - seeded);
+      const expected = rowsBefore + length;
+      await waitFor(async () => (await countRows()) >= expected, 300_000, `${expected} rows of ${task.taskId}`);
+      const seedSeconds = elapsedMs(seedStart) / 1000;
+      const events = length - seeded;
+      seeded = length;
+      const point = await measureReplayPoint({ gateway, database, taskId: task.taskId, expected });
+      scaling.push(point);
+      if (length === options.seededMessages) {
+        headline = { point, seeding: { events, seconds: seedSeconds, eventsPerSecond: events / seedSeconds }, firstPage: await measureFirstPage({ gateway, database, taskId: task.taskId }) };
+      }
     }
-    const rest = medianBy(rounds.map((entry) => entry.rest), (entry) => entry.seconds);
-    const rawPagedSelect = medianBy(rounds.map((entry) => entry.rawPagedSelect), (entry) => entry.seconds);
-    const rawSingleSelect = medianBy(rounds.map((entry) => entry.rawSingleSelect), (entry) => entry.seconds);
-    const firstPage = await measureFirstPage({ gateway, database, taskId: task.taskId });
-    return {
-      messages: expected,
-      seeding: { events: options.seededMessages, seconds: seedSeconds, eventsPerSecond: options.seededMessages / seedSeconds },
-      pageSize: PAGE_SIZE,
-      rest: { seconds: rest.seconds, messagesPerSecond: expected / rest.seconds, pages: rest.pages, megabytes: rest.bytes / 2 ** 20, page: summarizeLatencies(rest.pageLatencies) },
-      rawPagedSelect,
-      rawSingleSelect,
-      firstPage,
-    };
+    if (!headline) throw new Error(`replay: no point measured at ${options.seededMessages} messages`);
+    return { ...headline.point, seeding: headline.seeding, firstPage: headline.firstPage, scaling };
   } finally {
     await database.end();
   }
+}
+
+/** Every scaling length and the headline length, shortest first: the task grows through them. */
+function lengthsUpTo(headline: number): number[] {
+  return [...new Set([...REPLAY_SCALING_LENGTHS, headline])].sort((left, right) => left - right);
+}
+
+async function measureReplayPoint(options: { readonly gateway: GatewayClient; readonly database: Client; readonly taskId: string; readonly expected: number }): Promise<ReplayPoint> {
+  const { gateway, database, taskId, expected } = options;
+  // Warm-up: the routes, the query plan and the pools are hot before the clock runs.
+  await replayOverRest(gateway, taskId, 5);
+  // The three reads in turn, `ROUNDS` times, each figure the median round: on a shared machine
+  // the load moves during a run, and each ratio then compares reads made under the same load.
+  const rounds: Array<{ rest: RestReplay; rawPagedSelect: SelectFigures; rawSingleSelect: SelectFigures }> = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const restRound = await replayOverRest(gateway, taskId);
+    if (restRound.messages !== expected) throw new Error(`REST replay returned ${restRound.messages} messages, expected ${expected}`);
+    rounds.push({ rest: restRound, rawPagedSelect: await selectPaged(database, taskId, expected), rawSingleSelect: await selectAll(database, taskId, expected) });
+  }
+  const rest = medianBy(rounds.map((entry) => entry.rest), (entry) => entry.seconds);
+  return {
+    messages: expected,
+    pageSize: PAGE_SIZE,
+    rest: { seconds: rest.seconds, messagesPerSecond: expected / rest.seconds, pages: rest.pages, megabytes: rest.bytes / 2 ** 20, page: summarizeLatencies(rest.pageLatencies) },
+    rawPagedSelect: medianBy(rounds.map((entry) => entry.rawPagedSelect), (entry) => entry.seconds),
+    rawSingleSelect: medianBy(rounds.map((entry) => entry.rawSingleSelect), (entry) => entry.seconds),
+  };
 }
 
 /** Like the daemon's outbox: ids `<daemonId>:<taskId>:<seq>`, acked by JetStream; `PUBLISH_WINDOW` in flight. */
@@ -221,6 +251,19 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs: number, wha
 }
 
 export function replayRows(figures: ReplayFigures): TableRow[] {
+  return [...headlineReplayRows(figures), ...figures.scaling.map(replayScalingRow)];
+}
+
+function replayScalingRow(point: ReplayPoint): TableRow {
+  return [
+    `scaling: REST replay of ${point.messages} messages`,
+    `${format(point.rest.seconds * 1000, 0)} ms (one select ${format(point.rawSingleSelect.seconds * 1000, 0)} ms)`,
+    `${format(point.rest.messagesPerSecond, 0)} msgs/s`,
+    `${format((point.rest.messagesPerSecond / point.rawSingleSelect.rowsPerSecond) * 100, 1)}% of one select`,
+  ];
+}
+
+function headlineReplayRows(figures: ReplayFigures): TableRow[] {
   const perSecond = (value: number, unit: string): string => `${format(value, 0)} ${unit}/s`;
   const seconds = (value: number): string => `${format(value * 1000, 0)} ms total`;
   return [

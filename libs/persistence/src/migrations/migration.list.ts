@@ -23,6 +23,7 @@ import { WorkspaceQueuedTaskTtl1795991500000 } from '../schema/gateway/migration
 import { RuntimeOnlineSince1795991600000 } from '../schema/queue/migrations/1795991600000-runtime-online-since.migration';
 import { People1795991700000 } from '../schema/gateway/migrations/1795991700000-people.migration';
 import { TimelineEntryJson1795991800000 } from '../schema/transcript/migrations/1795991800000-timeline-entry-json.migration';
+import { TimelineKeysetFunctions1795991900000 } from '../schema/transcript/migrations/1795991900000-timeline-keyset-functions.migration';
 
 /**
  * Every migration of the system, oldest first: one schema history, applied by one runner before
@@ -54,4 +55,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   RuntimeOnlineSince1795991600000,
   People1795991700000,
   TimelineEntryJson1795991800000,
+  TimelineKeysetFunctions1795991900000,
 ];

@@ -25,9 +25,10 @@ interface PageRow {
 
 // Rows, not one `string_agg`: a 1 MB aggregate costs Postgres and the driver several times what
 // the same bytes cost as rows (measured: ~4x per 1,000-row page), and joining them here is cheap.
-const AFTER_SEQ = 'select seq, entry_json from task_message where task_id = $1 and seq > $2 order by seq limit $3';
-// Backwards on the (task_id, seq) index; seq is an int4, the bound an int8, so "the end" (2^31) is past any seq.
-const BEFORE_SEQ = 'select seq, entry_json from task_message where task_id = $1 and seq < $2::bigint order by seq desc limit $3';
+// Through the keyset functions, which can only walk the (task_id, seq) index (their migration says why).
+const AFTER_SEQ = 'select seq, entry_json from timeline_rows_after($1, $2, $3)';
+// Backwards; seq is an int4, the bound an int8, so "the end" (2^31) is past any seq.
+const BEFORE_SEQ = 'select seq, entry_json from timeline_rows_before($1, $2::bigint, $3)';
 const ANY_FROM_SEQ = 'select exists (select 1 from task_message where task_id = $1 and seq >= $2::bigint) as found';
 
 const END_OF_TIMELINE = 2 ** 31;

@@ -51,7 +51,8 @@ export async function readTimelineRows(
   options: { readonly taskId: string; readonly afterSeq: number; readonly limit: number },
 ): Promise<{ entries: TimelineEntry[]; hasMore: boolean }> {
   const rows = await runner.query<StoredTimelineRow[]>(
-    `select ${TIMELINE_ROW_COLUMNS} from task_message where task_id = $1 and seq > $2 order by seq limit $3`,
+    // The keyset function walks the (task_id, seq) index whatever the planner guesses of the task.
+    `select ${TIMELINE_ROW_COLUMNS} from timeline_rows_after($1, $2, $3)`,
     [options.taskId, options.afterSeq, options.limit + 1],
   );
   return { entries: rows.slice(0, options.limit).map(timelineEntryOfRow), hasMore: rows.length > options.limit };

@@ -26,7 +26,7 @@ export const apiTokenViewSchema = z.object({
   scopes: z.array(permissionSchema).nullable().describe('null: all its holder’s role allows'),
   createdAt: timestampSchema,
   expiresAt: timestampSchema.nullable(),
-  lastUsedAt: timestampSchema.nullable(),
+  lastUsedAt: timestampSchema.nullable().describe('When it was last used, to the minute'),
   revokedAt: timestampSchema.nullable(),
   /** The token this request was made with. */
   current: z.boolean(),

@@ -49,6 +49,23 @@ describe('API tokens (real NATS + Postgres)', () => {
     expect(JSON.stringify(listed.body)).not.toMatch(/sy_|token_hash|tokenHash/);
   });
 
+  it('records last use to the minute: a request writes it only when it is older than that', async () => {
+    const created = await kit.as(alpha.token).post('/api/tokens', { name: 'last use' });
+    const secret = created.body.token as string;
+    const lastUsed = async (): Promise<string> => (await kit.query<{ last_used_at: Date }>('select last_used_at from api_token where id = $1', [created.body.id]))[0]!.last_used_at.toISOString();
+    const setLastUsed = (sql: string): Promise<unknown> => kit.query(`update api_token set last_used_at = ${sql} where id = $1`, [created.body.id]);
+
+    await setLastUsed(`now() - interval '30 seconds'`);
+    const recent = await lastUsed();
+    expect((await kit.as(secret).get('/api/workspace')).status).toBe(200);
+    expect(await lastUsed()).toBe(recent);
+
+    await setLastUsed(`now() - interval '2 minutes'`);
+    const stale = await lastUsed();
+    expect((await kit.as(secret).get('/api/workspace')).status).toBe(200);
+    expect(Date.parse(await lastUsed())).toBeGreaterThan(Date.parse(stale));
+  });
+
   it('revokes a token: it stops working at once, stays listed with revokedAt, and revoking again is fine', async () => {
     const created = await kit.as(alpha.token).post('/api/tokens', { name: 'to revoke' });
     const id = created.body.id as string;
