@@ -179,17 +179,18 @@ describe('agent session', () => {
     const session = startSession(
       [
         { print: { type: 'tool-use', tool: 'bash', callId: 'call-1', input: { command: 'make' } } },
-        { sleep: 900 },
+        { sleep: 2_500 },
         { print: { type: 'tool-result', callId: 'call-1', output: 'built', status: 'ok' } },
         result('built it'),
       ],
-      { timeouts: { idleMs: 300, toolBudgetMs: 10_000 } },
+      // The idle window also covers the fake CLI's start, which a loaded CI machine stretched past 200 ms.
+      { timeouts: { idleMs: 1_500, toolBudgetMs: 10_000 } },
     );
     await expect(session.result).resolves.toMatchObject({ status: 'completed', toolRan: true, output: 'built it' });
   });
 
   it('ends a tool call that stays silent past the tool budget with tool_timeout', async () => {
-    const session = startSession([{ print: { type: 'tool-use', tool: 'bash', callId: 'call-1', input: null } }, { hang: true }], { timeouts: { idleMs: 200, toolBudgetMs: 500 } });
+    const session = startSession([{ print: { type: 'tool-use', tool: 'bash', callId: 'call-1', input: null } }, { hang: true }], { timeouts: { idleMs: 1_500, toolBudgetMs: 2_500 } });
     await expect(session.result).resolves.toMatchObject({ status: 'timeout', toolRan: true, error: { code: 'tool_timeout' } });
   });
 
@@ -272,11 +273,11 @@ describe('agent session', () => {
         [
           { printRaw: `{"type":"tool-use","tool":"bash","callId":"call-deep","input":${deepInput}}\n` },
           // Longer than the idle timeout: only the open tool call's budget lets the run go on.
-          { sleep: 900 },
+          { sleep: 2_500 },
           { print: { type: 'tool-result', callId: 'call-deep', output: 'done', status: 'ok' } },
           completedResult({ output: 'built it' }),
         ],
-        { createTranslator: uncheckedTranslator, timeouts: { idleMs: 300, toolBudgetMs: 10_000 } },
+        { createTranslator: uncheckedTranslator, timeouts: { idleMs: 1_500, toolBudgetMs: 10_000 } },
       );
       const messages = await collectMessages(session);
 
