@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { connectMessaging, inboxPrefixOf, mintUserCredentials, natsServerVersion } from '@switchyard/messaging';
 import { deleteNamespaceStreams, streamPlacement } from '@switchyard/messaging/testing';
-import { startClusterBenchSystem } from './bench-cluster';
+import { startClusterBenchSystem, type ClusterBenchSystem } from './bench-cluster';
 import { provideBenchInfrastructure, serverVersions } from './bench-infrastructure';
 import { selectSections, type BenchSection } from './bench-sections';
 import { createBenchSystem, type BenchSystem } from './bench-system';
@@ -33,6 +33,8 @@ interface SectionOutcome {
 /** What a section may start beside the run's system: the same on a three-server cluster (started on first need). */
 interface BenchSystems {
   cluster(): Promise<BenchSystem>;
+  /** Takes the cluster down, so the sections after the one that used it have the cores to themselves. */
+  stopCluster(): Promise<void>;
 }
 
 /** The claims figures of this run, measured once for the `claims` section and the `peer` section beside it. */
@@ -58,9 +60,15 @@ const SECTION_RUNNERS: Record<BenchSection, (system: BenchSystem, systems: Bench
     await system.service('transcript');
     const timeline = await measureTimelineIngest({ connection: system.connection, databaseUrl: system.databaseUrl, tasks: 100, messagesPerTask: 100 });
     const replicas = (await streamPlacement(system.connection, 'TASK_EVENTS')).configuredReplicas;
-    const cluster = await systems.cluster();
-    await cluster.service('transcript');
-    const timelineR3 = await measureTimelineIngest({ connection: cluster.connection, databaseUrl: cluster.databaseUrl, tasks: 100, messagesPerTask: 100, taskPrefix: 'bench-r3-', rawReplicas: 3 });
+    const timelineR3 = await (async () => {
+      try {
+        const cluster = await systems.cluster();
+        await cluster.service('transcript');
+        return await measureTimelineIngest({ connection: cluster.connection, databaseUrl: cluster.databaseUrl, tasks: 100, messagesPerTask: 100, taskPrefix: 'bench-r3-', rawReplicas: 3 });
+      } finally {
+        await systems.stopCluster();
+      }
+    })();
     return { rows: [...timelineRows(timeline, `R${replicas}`), ...timelineRows(timelineR3, 'R3 cluster')], figures: { timeline, timelineR3 } };
   },
   // Agent stdout line → WebSocket: one task emits 5,000 lines at 1,000/s.
@@ -140,9 +148,14 @@ async function main(): Promise<void> {
       await deleteNamespaceStreams(connection);
     });
     const system = createBenchSystem({ natsUrl: infrastructure.natsUrl, authority: infrastructure.authority, databaseUrl: infrastructure.databaseUrl, namespace, connection, cleanup });
-    let cluster: Promise<BenchSystem> | undefined;
+    let cluster: Promise<ClusterBenchSystem> | undefined;
     const systems: BenchSystems = {
-      cluster: () => (cluster ??= startClusterBenchSystem({ authority: infrastructure.authority, databaseUrl: infrastructure.databaseUrl, cleanup })),
+      cluster: async () => (await (cluster ??= startClusterBenchSystem({ authority: infrastructure.authority, databaseUrl: infrastructure.databaseUrl, cleanup }))).system,
+      stopCluster: async () => {
+        const started = cluster;
+        cluster = undefined;
+        if (started) await (await started).stop();
+      },
     };
     const machine = {
       cores: cpus().length,
