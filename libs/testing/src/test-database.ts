@@ -34,7 +34,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 async function administer(serverUrl: string, statement: string): Promise<void> {
-  const client = new Client({ connectionString: serverUrl, connectionTimeoutMillis: 5_000 });
+  // Generous: on a loaded CI machine a connect can take seconds; only a dead server should fail here.
+  const client = new Client({ connectionString: serverUrl, connectionTimeoutMillis: 30_000 });
   await client.connect();
   try {
     await client.query(statement);

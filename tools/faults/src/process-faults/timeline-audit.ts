@@ -79,7 +79,8 @@ export async function auditTimeline(options: { readonly connection: MessagingCon
 
 /** Runs `use` with a short-lived connection to the database, shaped as our readers take one. */
 export async function withSqlRunner<Result>(databaseUrl: string, use: (runner: SqlRunner) => Promise<Result>): Promise<Result> {
-  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  // Generous: a connect that took over 5 s while the cluster scenario loaded both cores failed a run in CI.
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 30_000 });
   await client.connect();
   try {
     return await use({ query: async <Row>(sql: string, parameters?: unknown[]) => (await client.query(sql, parameters)).rows as Row });
