@@ -132,6 +132,7 @@ describe('workspace secrets API (real NATS + Postgres)', () => {
     }
   });
 
+  // A second gateway boots in here: it took over 60 s once in CI with both cores loaded.
   it('seals every value again when a gateway boots with a new first key, so the old key can go', async () => {
     const created = await kit.as(alpha.token).post('/api/secrets', { name: 'rotated-key', value: VALUE });
     const newKey = generateSecretKey();
@@ -142,5 +143,5 @@ describe('workspace secrets API (real NATS + Postgres)', () => {
     } finally {
       await replica.stop();
     }
-  });
+  }, 180_000);
 });
