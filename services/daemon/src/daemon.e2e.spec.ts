@@ -47,8 +47,9 @@ interface Run {
  * NATS and Postgres, the real Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode, Pi and Copilot
  * against the mock model. All seven run at once, an issue task and a chat task each, while the
  * daemon is made to re-detect its CLIs (SIGHUP): every task completes once, none is retried, and
- * every runtime keeps beating, never silent long enough for the queue to call it offline. Then a comment on each issue and a
- * second message in each chat continue the CLI's own session through the queue.
+ * every runtime keeps beating, never silent long enough for the queue to call it offline. Then a
+ * comment on each issue and a second message in each chat continue the CLI's own session through
+ * the queue.
  */
 describe('enqueue → queue → daemon → seven real agent CLIs at once → timeline; follow-ups resume', () => {
   let stack: DaemonE2eStack;
