@@ -111,7 +111,8 @@ async function consumeOnce(run: BatchPullRun): Promise<void> {
   // Pull ahead: the next batch arrives while the current one is being written.
   const messages = await consumer.consume({ max_messages: options.limits.maxMessages * 2 });
   run.current = messages;
-  if (run.stopController.signal.aborted) await messages.close();
+  // Not awaited: `close` resolves only once the loop below has drained the pull.
+  if (run.stopController.signal.aborted) void messages.close();
   watchStatus(run, messages).catch((error: unknown) => logger.error({ ...labels, error: describeCause(error) }, 'status watch failed'));
   const cursor: MessageCursor = { iterator: messages[Symbol.asyncIterator](), pending: undefined };
   for (;;) {

@@ -352,6 +352,21 @@ describe('startConsumer against nats-server', () => {
     expect(info.deliveredStreamSequence).toBe(info.ackFloorStreamSequence);
   });
 
+  // startConsumer returns while its first pull is still being set up: a stop then used to wait
+  // forever for that pull to be drained by a loop that had not started (a gateway's shutdown hung).
+  it('stop() right after the start returns, and the next instance gets what was published', async () => {
+    const { definition, subject } = consumerFor();
+    const first: unknown[] = [];
+    const early = await startConsumer(connection, { consumer: definition, handler: async (body) => void first.push(body) });
+    await early.stop();
+
+    await publish(connection, { subject: subject('t8'), data: { n: 1 }, messageId: 't8:1' });
+    const received: unknown[] = [];
+    running.push(await startConsumer(connection, { consumer: definition, handler: async (body) => void received.push(body) }));
+    await waitFor(() => received.length === 1, { description: 'message to the next instance' });
+    expect({ first, received }).toEqual({ first: [], received: [{ n: 1 }] });
+  });
+
   it('recreates a deleted consumer and continues', async () => {
     const { definition, subject } = consumerFor();
     const received: unknown[] = [];

@@ -138,8 +138,9 @@ async function consumeOnce<T>(run: ConsumerRun<T>): Promise<void> {
   await adoptServerSettings(run, consumer);
   const messages = await consumer.consume({ max_messages: run.options.concurrency ?? 1 });
   run.current = messages;
-  // stop() may have run while this pull was being set up.
-  if (stopController.signal.aborted) await messages.close();
+  // stop() may have run while this pull was being set up. Not awaited: `close` resolves only once
+  // the loop below has drained the pull, so awaiting it here would wait forever.
+  if (stopController.signal.aborted) void messages.close();
   watchStatus(run, messages).catch((error: unknown) => logger.error({ ...labels, error: describeCause(error) }, 'status watch failed'));
   for await (const message of messages) {
     await limiter.acquire();

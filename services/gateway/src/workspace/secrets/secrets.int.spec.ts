@@ -132,7 +132,8 @@ describe('workspace secrets API (real NATS + Postgres)', () => {
     }
   });
 
-  // A second gateway boots in here: it took over 60 s once in CI with both cores loaded.
+  // A second gateway boots and stops in here. Its stop used to hang now and then (a consumer stopped
+  // while its first pull was being set up, fixed in the messaging library).
   it('seals every value again when a gateway boots with a new first key, so the old key can go', async () => {
     const created = await kit.as(alpha.token).post('/api/secrets', { name: 'rotated-key', value: VALUE });
     const newKey = generateSecretKey();
@@ -143,5 +144,5 @@ describe('workspace secrets API (real NATS + Postgres)', () => {
     } finally {
       await replica.stop();
     }
-  }, 180_000);
+  });
 });
