@@ -357,12 +357,12 @@ describe('startConsumer against nats-server', () => {
   it('stop() right after the start returns, and the next instance gets what was published', async () => {
     const { definition, subject } = consumerFor();
     const first: unknown[] = [];
-    const early = await startConsumer(connection, { consumer: definition, handler: async (body) => void first.push(body) });
+    const early = await startConsumer(connection, { consumer: definition, handler: (body) => Promise.resolve(void first.push(body)) });
     await early.stop();
 
     await publish(connection, { subject: subject('t8'), data: { n: 1 }, messageId: 't8:1' });
     const received: unknown[] = [];
-    running.push(await startConsumer(connection, { consumer: definition, handler: async (body) => void received.push(body) }));
+    running.push(await startConsumer(connection, { consumer: definition, handler: (body) => Promise.resolve(void received.push(body)) }));
     await waitFor(() => received.length === 1, { description: 'message to the next instance' });
     expect({ first, received }).toEqual({ first: [], received: [{ n: 1 }] });
   });
