@@ -125,6 +125,20 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
     await client.expectOk('task.start', { taskId: first, attempt: 1, daemonId: DAEMON, leaseToken, workDir: '/w', resumedSessionId: null });
   });
 
+  // Two tries of one request id racing: the later one waits for the first's commit, finds its
+  // reply's key taken, and answers that reply again instead of enqueuing a second task.
+  it('enqueues one task when the same request id arrives several times at once, and answers each with it', async () => {
+    const runtimeId = `${DAEMON}-${uniqueNamespace('runtime')}`;
+    const payload = enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') });
+    const replies = await Promise.all(Array.from({ length: 6 }, () => client.send('task.enqueue', payload, 'enqueue-sent-at-once')));
+    const tasks = await client.query<{ task_id: string }>('select task_id from agent_task_queue where runtime_id = $1', [runtimeId]);
+    expect(tasks).toHaveLength(1);
+    const taskId = tasks[0]?.task_id;
+    expect(replies.map((reply) => (reply.ok ? reply.result.taskId : reply.error.code))).toEqual(Array.from({ length: 6 }, () => taskId));
+    expect(replies.filter((reply) => reply.ok && reply.alreadyApplied === true)).toHaveLength(5);
+    expect(await client.storedEventTypes(taskId as string)).toEqual(['task.enqueued']);
+  });
+
   it('keeps one terminal event when complete arrives twice', async () => {
     const { taskId, attempt, leaseToken } = await startedTask();
     const report = { taskId, attempt, daemonId: DAEMON, leaseToken, sessionId: null, output: 'ok', durationMs: 5, usage: [], repositories: [] };

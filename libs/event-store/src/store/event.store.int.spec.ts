@@ -9,7 +9,7 @@ import {
   InvalidAppendError,
 } from '../errors/event-store.errors';
 import { SAMPLE_TRACEPARENT, deferred, taskMessageEvent, taskMessageEvents, waitUntil } from '../testing-support/event-store.spec-helper';
-import { appendEvents, appendEventsOfAggregates, loadEvents, loadEventsOfAggregates } from './event.store';
+import { appendEvents, appendEventsOfAggregates, loadEvents, loadEventsOfAggregates, type AlongsideStatement } from './event.store';
 import { withOptimisticRetry } from './optimistic.retry';
 
 describe('event store on Postgres', () => {
@@ -295,6 +295,34 @@ describe('event store on Postgres', () => {
     await expect(stale).rejects.toMatchObject({ constructor: ConcurrencyConflictError, aggregateId: second, expectedVersion: 1 });
     await expect(loadEvents({ dataSource, aggregateId: first })).resolves.toHaveLength(2);
     await expect(appendEventsOfAggregates({ manager: dataSource.manager, appends: [] })).rejects.toBeInstanceOf(InvalidAppendError);
+  });
+
+  it('sends statements alongside an append in its one insert: all are kept together, or none', async () => {
+    const [taskId, other] = [newTaskId(), newTaskId()];
+    const viewRow = (id: string, messages: number, version: number): AlongsideStatement => (first) => ({
+      sql: `insert into task_view (task_id, messages, version) values ($${first}, $${first + 1}, $${first + 2})`,
+      parameters: [id, messages, version],
+    });
+    await dataSource.transaction((manager) =>
+      appendEvents({ manager, aggregateId: taskId, expectedVersion: 0, events: taskMessageEvents(taskId, 1, 2), alongside: [viewRow(taskId, 2, 2), viewRow(other, 0, 0)], callerRerunsOnConflict: true }),
+    );
+    // The view row is there already: the violation is the statement's own, passed through as it is.
+    const taken = dataSource.transaction((manager) =>
+      appendEventsOfAggregates({ manager, appends: [{ aggregateId: other, expectedVersion: 0, events: [taskMessageEvent(other, 1)] }], alongside: [viewRow(taskId, 9, 9)] }),
+    );
+    // A stale append fails as a conflict, and its statement alongside is not kept either.
+    const stale = dataSource.transaction((manager) =>
+      appendEventsOfAggregates({ manager, appends: [{ aggregateId: taskId, expectedVersion: 1, events: [taskMessageEvent(taskId, 2)] }], alongside: [viewRow(newTaskId(), 1, 1)] }),
+    );
+
+    await expect(taken).rejects.toMatchObject({ driverError: { constraint: 'task_view_pkey' } });
+    await expect(stale).rejects.toBeInstanceOf(ConcurrencyConflictError);
+    await expect(viewOf(taskId)).resolves.toEqual([{ messages: 2, version: 2 }]);
+    await expect(viewOf(other)).resolves.toEqual([{ messages: 0, version: 0 }]);
+    await expect(loadEvents({ dataSource, aggregateId: other })).resolves.toEqual([]);
+    await expect(dataSource.query('select count(*)::int as views from task_view where messages = 1')).resolves.toEqual([{ views: 0 }]);
+    // Outside a caller's transaction it would not be atomic: refused.
+    await expect(appendEvents({ dataSource, aggregateId: other, expectedVersion: 0, events: [taskMessageEvent(other, 1)], alongside: [viewRow(other, 1, 1)] })).rejects.toBeInstanceOf(InvalidAppendError);
   });
 
   it('reports a replayed event id as a duplicate, not as a conflict', async () => {

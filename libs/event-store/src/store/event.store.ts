@@ -24,6 +24,14 @@ import {
 /** Name of the unique (aggregate_id, version) constraint in the foundation migration. */
 export const AGGREGATE_VERSION_CONSTRAINT = 'outbox_event_aggregate_version_unique';
 
+/**
+ * A data-modifying statement sent with an append's insert, as one of its common table expressions:
+ * one round trip to Postgres for both (a projection row, a token). It is given the number of its
+ * first parameter. All of them see the snapshot the insert sees, so none may touch `outbox_event`,
+ * and no two may change the same row.
+ */
+export type AlongsideStatement = (firstParameter: number) => { readonly sql: string; readonly parameters: readonly unknown[] };
+
 /** Inline projection: writes views with the manager of the append's transaction. */
 export type InlineProjection = (manager: EntityManager, events: readonly StoredEvent[]) => Promise<void>;
 
@@ -42,6 +50,8 @@ export type AppendEventsOptions = EventStoreTarget & {
    * on the unique (aggregate_id, version) index, which aborts the caller's transaction.
    */
   readonly callerRerunsOnConflict?: boolean;
+  /** Sent with the insert (see `AlongsideStatement`); only with `callerRerunsOnConflict`. */
+  readonly alongside?: readonly AlongsideStatement[];
 };
 
 export interface AppendResult {
@@ -87,11 +97,12 @@ export async function appendEvents(options: AppendEventsOptions): Promise<Append
   if (rows.length === 0) return { aggregateId, version: expectedVersion, events: [] };
   // Only inside a transaction: else the insert and the projection would not be atomic.
   if (options.callerRerunsOnConflict && options.manager?.queryRunner?.isTransactionActive) {
-    const stored = await insertRows(options.manager, rows, { aggregateId, expectedVersion });
+    const stored = await insertRows(options.manager, rows, { aggregateId, expectedVersion }, options.alongside);
     await options.project?.(options.manager, stored);
     return { aggregateId, version: expectedVersion + rows.length, events: stored };
   }
 
+  if (options.alongside && options.alongside.length > 0) throw new InvalidAppendError('statements alongside an append need the caller\'s transaction (callerRerunsOnConflict)');
   let projectionError: unknown;
   try {
     return await managerOf(options).transaction(async (manager) => {
@@ -132,7 +143,12 @@ export interface AggregateAppend {
  * (aggregate_id, version) index. A claim of ten tasks stores its events in one statement, not ten.
  * The caller projects the stored events itself, in the same transaction.
  */
-export async function appendEventsOfAggregates(options: { readonly manager: EntityManager; readonly appends: readonly AggregateAppend[] }): Promise<AppendResult[]> {
+export async function appendEventsOfAggregates(options: {
+  readonly manager: EntityManager;
+  readonly appends: readonly AggregateAppend[];
+  /** Sent with the insert (see `AlongsideStatement`). */
+  readonly alongside?: readonly AlongsideStatement[];
+}): Promise<AppendResult[]> {
   if (!options.manager.queryRunner?.isTransactionActive) throw new InvalidAppendError('appendEventsOfAggregates needs the caller\'s transaction');
   const aggregates = new Set<string>();
   const rows = options.appends.flatMap((append) => {
@@ -147,7 +163,7 @@ export async function appendEventsOfAggregates(options: { readonly manager: Enti
     aggregateId: first.aggregateId,
     expectedVersion: first.expectedVersion,
     expectedVersionOf: (aggregateId) => options.appends.find((append) => append.aggregateId === aggregateId)?.expectedVersion,
-  });
+  }, options.alongside);
   return options.appends.map(({ aggregateId, expectedVersion, events }) => ({
     aggregateId,
     version: expectedVersion + events.length,
@@ -209,7 +225,7 @@ interface ConflictTarget {
   readonly expectedVersionOf?: (aggregateId: string) => number | undefined;
 }
 
-async function insertRows(manager: EntityManager, rows: readonly PreparedRow[], conflict: ConflictTarget): Promise<StoredEvent[]> {
+async function insertRows(manager: EntityManager, rows: readonly PreparedRow[], conflict: ConflictTarget, alongside: readonly AlongsideStatement[] = []): Promise<StoredEvent[]> {
   const stored: StoredEvent[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     const chunk = rows.slice(start, start + ROWS_PER_INSERT);
@@ -229,18 +245,32 @@ async function insertRows(manager: EntityManager, rows: readonly PreparedRow[], 
       const placeholder = (offset: number): string => `$${base + offset}`;
       return `(${placeholder(1)}, ${placeholder(2)}, ${placeholder(3)}, ${placeholder(4)}, ${placeholder(5)}, ${placeholder(6)}::jsonb, ${placeholder(7)}::jsonb, ${placeholder(8)})`;
     });
+    // The statements alongside go with the first insert.
+    const expressions = (start === 0 ? alongside : []).map((statement, index) => {
+      const { sql, parameters: own } = statement(parameters.length + 1);
+      parameters.push(...own);
+      return `alongside_${index + 1} as (${sql})`;
+    });
     try {
       const inserted = await manager.query<StoredEventRow[]>(
-        `insert into outbox_event (id, aggregate_id, version, type, subject, payload, headers, occurred_at)
+        `${expressions.length > 0 ? `with ${expressions.join(', ')} ` : ''}insert into outbox_event (id, aggregate_id, version, type, subject, payload, headers, occurred_at)
          values ${tuples.join(', ')} returning ${STORED_EVENT_COLUMNS}`,
         parameters,
       );
       stored.push(...inserted.map(toStoredEvent));
     } catch (error) {
+      // A statement alongside failed on its own table: its error is the caller's.
+      if (expressions.length > 0 && isOtherTablesViolation(error)) throw error;
       throw translateInsertError(error, conflict);
     }
   }
   return stored.sort((left, right) => (left.aggregateId === right.aggregateId ? left.version - right.version : left.aggregateId < right.aggregateId ? -1 : 1));
+}
+
+/** A constraint violation that names a constraint of a table other than `outbox_event`. */
+function isOtherTablesViolation(error: unknown): boolean {
+  const constraint = postgresErrorConstraint(error);
+  return constraint !== undefined && !constraint.startsWith('outbox_event');
 }
 
 function translateInsertError(error: unknown, conflict: ConflictTarget): EventStoreError {

@@ -1,10 +1,10 @@
-import type { EntityManager } from 'typeorm';
+import type { AlongsideStatement } from '@switchyard/event-store';
 
-/** The agent's concurrency limit as its latest enqueued snapshot says; the claim reads it. */
-export async function recordAgentLimit(manager: EntityManager, agentId: string, maxConcurrentTasks: number): Promise<void> {
-  await manager.query(
-    `insert into agent_limit (agent_id, max_concurrent_tasks, updated_at) values ($1, $2, now())
+/** The agent's concurrency limit as its latest enqueued snapshot says, sent with the enqueue's events; the claim reads it. */
+export function agentLimitStatement(agentId: string, maxConcurrentTasks: number): AlongsideStatement {
+  return (first) => ({
+    sql: `insert into agent_limit (agent_id, max_concurrent_tasks, updated_at) values ($${first}, $${first + 1}, now())
      on conflict (agent_id) do update set max_concurrent_tasks = excluded.max_concurrent_tasks, updated_at = now()`,
-    [agentId, maxConcurrentTasks],
-  );
+    parameters: [agentId, maxConcurrentTasks],
+  });
 }

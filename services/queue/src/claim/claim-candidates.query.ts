@@ -19,53 +19,69 @@ export interface ActiveWork {
 export const agentIssueKey = (agentId: string, issueId: string): string => `${agentId}\u0000${issueId}`;
 
 /**
- * Of the runtimes a claim names, those whose heartbeats last came from the claiming daemon
- * (`runtime_presence`, written from heartbeat subjects, which name their daemon): a daemon claims
- * only for runtimes it registered.
+ * Who claims, in one read: whether `sealingKey` is the curve key the daemon first claimed with
+ * (the first claim pins it), and which of the runtimes the claim names last heartbeated from this
+ * daemon (`runtime_presence`, written from heartbeat subjects, which name their daemon): a daemon
+ * claims only for runtimes it registered, and its secrets are sealed only to its pinned key.
  */
-export async function runtimesOfDaemon(manager: EntityManager, options: { readonly daemonId: string; readonly runtimeIds: readonly string[] }): Promise<string[]> {
-  const rows = await manager.query<Array<{ runtime_id: string }>>('select runtime_id from runtime_presence where daemon_id = $1 and runtime_id = any($2::text[])', [
-    options.daemonId,
-    options.runtimeIds,
-  ]);
-  const registered = new Set(rows.map((row) => row.runtime_id));
-  return options.runtimeIds.filter((runtimeId) => registered.has(runtimeId) && isRuntimeOfDaemon(runtimeId, options.daemonId));
+export async function readClaimant(
+  manager: EntityManager,
+  options: { readonly daemonId: string; readonly sealingKey: string; readonly runtimeIds: readonly string[] },
+): Promise<{ readonly sealingKeyPinned: boolean; readonly runtimeIds: string[] }> {
+  // The pinned key is the row this insert adds, else the one already there (the select does not see the insert).
+  const [row] = await manager.query<Array<{ public_key: string | null; runtime_ids: string[] }>>(
+    `with pinned as (insert into daemon_sealing_key (daemon_id, public_key) values ($1, $2) on conflict (daemon_id) do nothing returning public_key)
+     select (select public_key from pinned union all select public_key from daemon_sealing_key where daemon_id = $1 limit 1) as public_key,
+            array(select runtime_id from runtime_presence where daemon_id = $1 and runtime_id = any($3::text[])) as runtime_ids`,
+    [options.daemonId, options.sealingKey, options.runtimeIds],
+  );
+  // A concurrent first claim pinned it after this statement's snapshot: read it with a fresh one.
+  const pinnedKey = row?.public_key ?? (await manager.query<Array<{ public_key: string }>>('select public_key from daemon_sealing_key where daemon_id = $1', [options.daemonId]))[0]?.public_key;
+  const registered = new Set(row?.runtime_ids ?? []);
+  return {
+    sealingKeyPinned: pinnedKey === options.sealingKey,
+    runtimeIds: options.runtimeIds.filter((runtimeId) => registered.has(runtimeId) && isRuntimeOfDaemon(runtimeId, options.daemonId)),
+  };
 }
 
 /**
- * Queued (and due deferred) tasks of the runtimes, highest priority first, FIFO within a priority. Rows another
- * claimer holds are skipped, so racing claimers (and queue replicas) get disjoint sets.
+ * Queued (and due deferred) tasks of the runtimes, highest priority first, FIFO within a priority,
+ * with their agents' claim locks taken, in one statement. Rows another claimer holds are skipped,
+ * so racing claimers (and queue replicas) get disjoint sets. The agents' locks (held to commit) are
+ * taken in one global order, so concurrent claimers wait for each other per agent instead of
+ * deadlocking: Postgres evaluates a volatile function of the select list after the sort.
  */
 export async function lockClaimCandidates(
   manager: EntityManager,
   options: { readonly runtimeIds: readonly string[]; readonly now: string; readonly limit: number },
 ): Promise<ClaimCandidate[]> {
   const rows = await manager.query<Array<{ task_id: string; agent_id: string; issue_id: string | null; chat_session_id: string | null }>>(
-    `select task_id, agent_id, issue_id, chat_session_id
-       from agent_task_queue
-      where runtime_id = any($1::text[])
-        and (status = 'queued' or (status = 'deferred' and fire_at <= $2))
-        and (expires_at is null or expires_at > $2)
-      order by priority desc, enqueued_at, task_id
-      limit $3
-      for update skip locked`,
+    `with candidate as (
+       select task_id, agent_id, issue_id, chat_session_id, priority, enqueued_at
+         from agent_task_queue
+        where runtime_id = any($1::text[])
+          and (status = 'queued' or (status = 'deferred' and fire_at <= $2))
+          and (expires_at is null or expires_at > $2)
+        order by priority desc, enqueued_at, task_id
+        limit $3
+        for update skip locked),
+     agent_lock as (
+       select pg_advisory_xact_lock(hashtextextended(agent.agent_id, 11)) from (select distinct agent_id from candidate) as agent order by agent.agent_id)
+     select task_id, agent_id, issue_id, chat_session_id
+       from candidate
+      where (select count(*) from agent_lock) >= 0
+      order by priority desc, enqueued_at, task_id`,
     [options.runtimeIds, options.now, options.limit],
   );
   return rows.map((row) => ({ taskId: row.task_id, agentId: row.agent_id, issueId: row.issue_id, chatSessionId: row.chat_session_id }));
 }
 
 /**
- * Takes the agents' claim locks (held to commit) in one global order, so concurrent claimers wait
- * for each other per agent instead of deadlocking, then reads what those agents already run.
+ * What the candidates' agents already run and their limits, read after `lockClaimCandidates` took
+ * their locks (a statement of its own: it must see what the claimer before it committed).
  */
-export async function lockAgentsAndReadActiveWork(manager: EntityManager, agentIds: readonly string[]): Promise<ActiveWork> {
+export async function readActiveWork(manager: EntityManager, agentIds: readonly string[]): Promise<ActiveWork> {
   const sortedAgents = [...new Set(agentIds)].sort();
-  // One statement for every lock, taken in the array's order: Postgres evaluates a volatile function
-  // of the select list after the sort.
-  await manager.query(
-    'select pg_advisory_xact_lock(hashtextextended(agent.id, 11)) from unnest($1::text[]) with ordinality as agent(id, position) order by agent.position',
-    [sortedAgents],
-  );
   // What they run and their limits in one read (the limit rows have no status).
   const rows = await manager.query<Array<{ agent_id: string; issue_id: string | null; chat_session_id: string | null; max_concurrent_tasks: number | null }>>(
     `select agent_id, issue_id, chat_session_id, null::int as max_concurrent_tasks from agent_task_queue

@@ -7,11 +7,11 @@ import { readSecretBundles } from '../storage/task-secrets.store';
 import { initialTaskState } from '../domain/task.decider';
 import type { Task, TaskDeciderState } from '../domain/task.state';
 import { appendTaskDecisions, decideTaskCommand, loadTasks, type CommandCause, type PendingTaskDecision } from '../storage/task.repository';
-import { mintLeaseToken, recordLeaseTokens } from '../storage/lease-token';
-import { deriveTaskToken, recordTaskTokens } from '../storage/task-token';
+import { hashLeaseToken, mintLeaseToken } from '../storage/lease-token';
+import { deriveTaskToken, taskTokensStatement } from '../storage/task-token';
 import type { SecretKeyring } from '@switchyard/persistence';
 import { sealClaimedAgent } from './claimed-task-secrets';
-import { agentIssueKey, lockAgentsAndReadActiveWork, lockClaimCandidates, type ActiveWork, type ClaimCandidate } from './claim-candidates.query';
+import { agentIssueKey, lockClaimCandidates, readActiveWork, type ActiveWork, type ClaimCandidate } from './claim-candidates.query';
 import { inTaskClaimSpan } from './task-claim.span';
 
 export interface ClaimTasksOptions {
@@ -53,7 +53,7 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
     trace.getActiveSpan()?.setAttribute(SPAN_ATTRIBUTES.claimedTasks, 0);
     return [];
   }
-  const work = await lockAgentsAndReadActiveWork(manager, candidates.map((candidate) => candidate.agentId));
+  const work = await readActiveWork(manager, candidates.map((candidate) => candidate.agentId));
   // One read for every candidate's events, not one per claim. A writer in between makes the append
   // conflict, and the whole claim is run again on fresh state.
   const loaded = await loadTasks(manager, candidates.map((candidate) => candidate.taskId));
@@ -71,10 +71,17 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
     claimed.push(decided.attempt);
     decisions.push(decided.pending);
   }
-  // The batch's writes, one statement each however many tasks it claimed.
-  await appendTaskDecisions({ manager, cause: options.cause, decisions });
-  await recordTaskTokens(manager, { tokens: claimed.map(({ state, taskToken }) => ({ taskId: state.taskId, attempt: state.attempt, token: taskToken })), issuedAt: options.now, ttlMs: options.taskTokens.ttlMs });
-  await recordLeaseTokens(manager, claimed.map(({ state, leaseToken }) => ({ taskId: state.taskId, token: leaseToken })));
+  // The batch's writes, one statement however many tasks it claimed: events, rows with their lease
+  // token hashes, task tokens.
+  await appendTaskDecisions({
+    manager,
+    cause: options.cause,
+    decisions,
+    leaseTokenHashes: new Map(claimed.map(({ state, leaseToken }) => [state.taskId, hashLeaseToken(leaseToken)])),
+    alongside: [
+      taskTokensStatement({ tokens: claimed.map(({ state, taskToken }) => ({ taskId: state.taskId, attempt: state.attempt, token: taskToken })), issuedAt: options.now, ttlMs: options.taskTokens.ttlMs }),
+    ],
+  });
   trace.getActiveSpan()?.setAttribute(SPAN_ATTRIBUTES.claimedTasks, claimed.length);
   // One read for every claimed task's secret bundles; each task's values are then sealed to the daemon.
   const bundles = await readSecretBundles(

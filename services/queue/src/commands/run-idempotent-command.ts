@@ -1,16 +1,17 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { commandFailure, type CommandReply } from '@switchyard/contracts';
-import { withOptimisticRetry } from '@switchyard/event-store';
-import { ProcessedCommandStore } from '@switchyard/persistence';
+import { ConcurrencyConflictError, POSTGRES_UNIQUE_VIOLATION, postgresErrorCode, postgresErrorConstraint, withOptimisticRetry } from '@switchyard/event-store';
+import { PROCESSED_COMMAND_KEY, ProcessedCommandStore } from '@switchyard/persistence';
 import { recordingTaskTransitions, type TaskTransition } from '../storage/task-transitions';
 
 /** Tries per command when another writer changed the same task between load and append. */
 const CONFLICT_ATTEMPTS = 5;
 
 /**
- * One command, at most one effect: in a transaction, the request id is locked, a stored first
- * reply is returned as "already applied", otherwise the command runs and its reply is stored with
- * its effect. A concurrency conflict re-runs the whole transaction on fresh state. A stored reply
+ * One command, at most one effect: in a transaction, a stored first reply is returned as "already
+ * applied", otherwise the command runs and its reply is stored with its effect. A concurrency
+ * conflict re-runs the whole transaction on fresh state; so does a try of the same request id that
+ * committed first (its reply's key is taken), and the rerun replays that reply. A stored reply
  * is only ever given to the sender that made the request: the same request id from anyone else
  * is refused `sender_mismatch` and learns nothing of it. `onCommitted` hears the task transitions
  * of the try that committed (none for a replayed reply).
@@ -33,11 +34,12 @@ export function runIdempotentCommand<TResult>(options: {
     const { result, transitions } = await recordingTaskTransitions(() =>
       options.dataSource.transaction(async (manager) => {
         const store = new ProcessedCommandStore(manager);
-        await store.lock(options.requestId);
         const earlier = await store.find(options.requestId);
         if (earlier) return replayFor(options.sender, earlier as { sender: string | null; reply: CommandReply<TResult> }, replayedForm);
         const reply = await options.execute(manager);
-        await store.record({ requestId: options.requestId, commandType: options.commandType, sender: options.sender, reply: storedForm(reply) });
+        await store.record({ requestId: options.requestId, commandType: options.commandType, sender: options.sender, reply: storedForm(reply) }).catch((error: unknown) => {
+          throw isRequestTakenError(error) ? new ConcurrencyConflictError({ aggregateId: `request ${options.requestId}`, expectedVersion: 0, cause: error }) : error;
+        });
         return reply;
       }),
     );
@@ -55,4 +57,9 @@ function replayFor<TResult>(
   if (!earlier.reply.ok) return earlier.reply;
   const replayed = replayedForm(earlier.reply);
   return replayed.ok ? { ...replayed, alreadyApplied: true } : replayed;
+}
+
+/** Another try of the same request id committed its reply while this one ran. */
+function isRequestTakenError(error: unknown): boolean {
+  return postgresErrorCode(error) === POSTGRES_UNIQUE_VIOLATION && postgresErrorConstraint(error) === PROCESSED_COMMAND_KEY;
 }

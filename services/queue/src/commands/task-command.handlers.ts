@@ -15,15 +15,16 @@ import { claimTasks } from '../claim/claim-tasks';
 import { commandErrorCodeOf } from '../domain/task-refusal';
 import type { TaskCommand } from '../domain/task.commands';
 import { isBeforeStart, type Task } from '../domain/task.state';
+import { initialTaskState } from '../domain/task.decider';
 import { retryBackoffOf, type QueueConfig } from '../queue.config';
 import { applyTaskCommand, type CommandCause } from '../storage/task.repository';
 import { applyThenRetry } from '../retry/enqueue-retry';
 import { findUnfinishedTasks } from './cancel-scope.query';
 import { releaseOrphans } from './release-orphans';
-import { recordAgentLimit } from '../claim/agent-limit.store';
-import { runtimesOfDaemon } from '../claim/claim-candidates.query';
+import { agentLimitStatement } from '../claim/agent-limit.store';
+import { readClaimant } from '../claim/claim-candidates.query';
 import { withLeaseChecked } from './report-lease';
-import { isPinnedSealingKey, storeSecretBundle } from '../storage/task-secrets.store';
+import { secretBundleStatement } from '../storage/task-secrets.store';
 import { introspectTaskToken } from '../storage/task-token.introspection';
 
 export interface CommandContext {
@@ -47,8 +48,9 @@ async function decideAndReply<TResult>(
   context: CommandContext,
   command: TaskCommand,
   result: (task: Task) => TResult,
+  known: Pick<Parameters<typeof applyTaskCommand>[0], 'state' | 'alongside'> = {},
 ): Promise<CommandReply<TResult>> {
-  const applied = await applyTaskCommand({ manager: context.manager, cause: context.cause, command });
+  const applied = await applyTaskCommand({ manager: context.manager, cause: context.cause, command, ...known });
   if (!applied.decision.ok) return commandFailure(commandErrorCodeOf(applied.decision.refusal.code), applied.decision.refusal.message);
   const task = applied.state as Task;
   return commandSuccess(result(task), applied.decision.alreadyApplied ? { alreadyApplied: true } : {});
@@ -64,12 +66,11 @@ const attemptDeadlineResult = (task: Task, now: Date) => ({
 
 /** What each command does, in the transaction `runIdempotentCommand` opened for it. */
 export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } = {
-  // The agent's secret values stay in a sealed bundle of their own; the event names the bundle.
+  // The agent's secret values stay in a sealed bundle of their own; the event names the bundle. The
+  // bundle and the agent's limit are written with the events, and a fresh task has none to load.
   'task.enqueue': async (payload, context) => {
-    await recordAgentLimit(context.manager, payload.agentId, payload.agent.maxConcurrentTasks);
     const bundleId = uuidv7();
     const { agent, values } = separateAgentSecrets(payload.agent, bundleId);
-    if (Object.keys(values).length > 0) await storeSecretBundle(context.manager, context.secretKeyring, bundleId, values);
     return decideAndReply(
       context,
       {
@@ -82,17 +83,25 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
         retryOfTaskId: null,
       },
       stateResult,
+      {
+        state: initialTaskState(),
+        alongside: [
+          agentLimitStatement(payload.agentId, payload.agent.maxConcurrentTasks),
+          ...(Object.keys(values).length > 0 ? [secretBundleStatement(context.secretKeyring, bundleId, values)] : []),
+        ],
+      },
     );
   },
 
   // Only runtimes the sender heartbeats: another daemon's ids in a claim are dropped, never claimed.
   // Secrets are sealed to the sender's first sealing key only.
   'task.claim': async (payload, context) => {
-    if (!(await isPinnedSealingKey(context.manager, payload.daemonId, payload.sealingKey))) {
+    const claimant = await readClaimant(context.manager, payload);
+    if (!claimant.sealingKeyPinned) {
       context.logger.warn({ event: 'claim_sealing_key_mismatch', sender: payload.daemonId }, 'claim names a sealing key other than the one this daemon first claimed with');
       return commandFailure('sender_mismatch', 'this daemon claimed with another sealing key before: enroll it again to change keys');
     }
-    const runtimeIds = await runtimesOfDaemon(context.manager, payload);
+    const { runtimeIds } = claimant;
     const ignored = payload.runtimeIds.filter((runtimeId) => !runtimeIds.includes(runtimeId));
     if (ignored.length > 0) {
       context.logger.warn({ event: 'claim_runtimes_ignored', sender: payload.daemonId, runtimeIds: ignored }, 'claim names runtimes another daemon (or none) registered; ignored');

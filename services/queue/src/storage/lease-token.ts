@@ -11,19 +11,9 @@ function hashOf(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
 
-export async function recordLeaseToken(manager: EntityManager, options: { readonly taskId: string; readonly token: string }): Promise<void> {
-  await manager.query('update agent_task_queue set lease_token_hash = $2 where task_id = $1', [options.taskId, hashOf(options.token).toString('hex')]);
-}
-
-/** `recordLeaseToken` for a claim's batch, one statement. */
-export async function recordLeaseTokens(manager: EntityManager, leases: ReadonlyArray<{ readonly taskId: string; readonly token: string }>): Promise<void> {
-  if (leases.length === 0) return;
-  await manager.query(
-    `update agent_task_queue set lease_token_hash = lease.token_hash
-       from unnest($1::text[], $2::text[]) as lease(task_id, token_hash)
-      where agent_task_queue.task_id = lease.task_id`,
-    [leases.map((lease) => lease.taskId), leases.map((lease) => hashOf(lease.token).toString('hex'))],
-  );
+/** What `agent_task_queue.lease_token_hash` keeps of a lease token (the claim writes it with the task's row). */
+export function hashLeaseToken(token: string): string {
+  return hashOf(token).toString('hex');
 }
 
 /** Who holds a task's current attempt, as the claim recorded it. */

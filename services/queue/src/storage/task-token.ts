@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import type { AlongsideStatement } from '@switchyard/event-store';
 
 const TOKEN_PREFIX = 'syt_';
 
@@ -17,38 +17,27 @@ export function hashTaskToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export async function recordTaskToken(
-  manager: EntityManager,
-  options: { readonly taskId: string; readonly attempt: number; readonly token: string; readonly issuedAt: Date; readonly ttlMs: number },
-): Promise<void> {
-  await manager.query(
-    `insert into task_token (task_id, attempt, token_hash, issued_at, expires_at) values ($1, $2, $3, $4, $5)
+/** The tokens of a claim's attempts, a statement sent with the claim's events (see `AlongsideStatement`). */
+export function taskTokensStatement(options: {
+  readonly tokens: ReadonlyArray<{ readonly taskId: string; readonly attempt: number; readonly token: string }>;
+  readonly issuedAt: Date;
+  readonly ttlMs: number;
+}): AlongsideStatement {
+  return (first) => ({
+    sql: `insert into task_token (task_id, attempt, token_hash, issued_at, expires_at)
+     select task_id, attempt, token_hash, $${first + 3}::timestamptz, $${first + 4}::timestamptz from unnest($${first}::text[], $${first + 1}::int[], $${first + 2}::text[]) as token(task_id, attempt, token_hash)
      on conflict (task_id, attempt) do nothing`,
-    [options.taskId, options.attempt, hashTaskToken(options.token), options.issuedAt.toISOString(), new Date(options.issuedAt.getTime() + options.ttlMs).toISOString()],
-  );
-}
-
-/** `recordTaskToken` for a claim's batch, one statement. */
-export async function recordTaskTokens(
-  manager: EntityManager,
-  options: { readonly tokens: ReadonlyArray<{ readonly taskId: string; readonly attempt: number; readonly token: string }>; readonly issuedAt: Date; readonly ttlMs: number },
-): Promise<void> {
-  if (options.tokens.length === 0) return;
-  await manager.query(
-    `insert into task_token (task_id, attempt, token_hash, issued_at, expires_at)
-     select task_id, attempt, token_hash, $4::timestamptz, $5::timestamptz from unnest($1::text[], $2::int[], $3::text[]) as token(task_id, attempt, token_hash)
-     on conflict (task_id, attempt) do nothing`,
-    [
+    parameters: [
       options.tokens.map((token) => token.taskId),
       options.tokens.map((token) => token.attempt),
       options.tokens.map((token) => hashTaskToken(token.token)),
       options.issuedAt.toISOString(),
       new Date(options.issuedAt.getTime() + options.ttlMs).toISOString(),
     ],
-  );
+  });
 }
 
-/** A task that ended takes its tokens with it. */
-export async function revokeTaskTokens(manager: EntityManager, taskId: string): Promise<void> {
-  await manager.query('update task_token set revoked_at = now() where task_id = $1 and revoked_at is null', [taskId]);
+/** Tasks that ended take their tokens with them. */
+export function revokeTaskTokensStatement(taskIds: readonly string[]): AlongsideStatement {
+  return (first) => ({ sql: `update task_token set revoked_at = now() where task_id = any($${first}::text[]) and revoked_at is null`, parameters: [[...taskIds]] });
 }

@@ -1,11 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import { SERVICE_PUBLISHERS, createEvent, subjects } from '@switchyard/contracts';
-import { appendEvents, appendEventsOfAggregates, loadEvents, loadEventsOfAggregates, type NewEvent, type StoredEvent } from '@switchyard/event-store';
+import { appendEvents, appendEventsOfAggregates, loadEvents, loadEventsOfAggregates, type AlongsideStatement, type NewEvent, type StoredEvent } from '@switchyard/event-store';
 import { decide, evolve, initialTaskState, type TaskDecision } from '../domain/task.decider';
 import type { TaskCommand } from '../domain/task.commands';
 import type { TaskEvent } from '../domain/task.events';
 import type { Task, TaskDeciderState } from '../domain/task.state';
-import { projectTaskRow, projectTaskRows } from './task-queue.projection';
+import { taskRowsStatements } from './task-queue.projection';
 import { noteTaskTransition } from './task-transitions';
 
 /** Correlation of the events a command produces: the request that caused them. */
@@ -52,7 +52,7 @@ function foldTask(stored: readonly StoredEvent[]): TaskDeciderState {
 
 /**
  * Load, decide, append and project in the caller's transaction. Events become contract envelopes
- * here (ids, correlation to the request); `agent_task_queue` is written in the same transaction.
+ * here (ids, correlation to the request); `agent_task_queue` is written by the same statement.
  * Every caller runs inside `runIdempotentCommand`, which reruns the whole transaction on a
  * concurrency conflict, so the append skips its savepoint and separate version read.
  */
@@ -60,7 +60,10 @@ export async function applyTaskCommand(options: {
   readonly manager: EntityManager;
   readonly command: TaskCommand;
   readonly cause: CommandCause;
+  /** The task as the caller knows it (a fresh task id has no events to load). */
   readonly state?: TaskDeciderState;
+  /** Sent with the events and the task's row, in the same statement (see `AlongsideStatement`). */
+  readonly alongside?: readonly AlongsideStatement[];
 }): Promise<AppliedDecision> {
   const state = options.state ?? (await loadTask(options.manager, options.command.taskId));
   const decision = decide(options.command, state);
@@ -71,7 +74,7 @@ export async function applyTaskCommand(options: {
     aggregateId: options.command.taskId,
     expectedVersion: state.version,
     events: decision.events.map((event) => toNewEvent(event, options.cause)),
-    project: (manager) => projectTaskRow(manager, next as Task),
+    alongside: [...taskRowsStatements([next as Task]), ...(options.alongside ?? [])],
     callerRerunsOnConflict: true,
   });
   noteTaskTransition({ before: state, after: next as Task, events: decision.events });
@@ -95,10 +98,17 @@ export function decideTaskCommand(command: TaskCommand, state: TaskDeciderState,
 }
 
 /**
- * `applyTaskCommand`'s append and projection for several tasks at once, one statement each, in the
+ * `applyTaskCommand`'s append and projection for several tasks at once, in one statement, in the
  * caller's transaction (rerun whole on a concurrency conflict, as every command's is).
  */
-export async function appendTaskDecisions(options: { readonly manager: EntityManager; readonly cause: CommandCause; readonly decisions: readonly PendingTaskDecision[] }): Promise<void> {
+export async function appendTaskDecisions(options: {
+  readonly manager: EntityManager;
+  readonly cause: CommandCause;
+  readonly decisions: readonly PendingTaskDecision[];
+  /** Of the claimed attempts, written into their rows. */
+  readonly leaseTokenHashes?: ReadonlyMap<string, string>;
+  readonly alongside?: readonly AlongsideStatement[];
+}): Promise<void> {
   if (options.decisions.length === 0) return;
   await appendEventsOfAggregates({
     manager: options.manager,
@@ -107,8 +117,14 @@ export async function appendTaskDecisions(options: { readonly manager: EntityMan
       expectedVersion: pending.before.version,
       events: pending.events.map((event) => ({ ...toNewEvent(event, options.cause), headers: { ...pending.headers } })),
     })),
+    alongside: [
+      ...taskRowsStatements(
+        options.decisions.map((pending) => pending.after),
+        options.leaseTokenHashes ? { leaseTokenHashes: options.leaseTokenHashes } : {},
+      ),
+      ...(options.alongside ?? []),
+    ],
   });
-  await projectTaskRows(options.manager, options.decisions.map((pending) => pending.after));
   for (const pending of options.decisions) noteTaskTransition({ before: pending.before, after: pending.after, events: pending.events });
 }
 

@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
 import type { CommandReply } from '@switchyard/contracts';
-import { ProcessedCommandEntity } from './processed-command.entity';
 
 /** A command already processed: its first reply, and who sent it (null: a service). */
 export interface ProcessedCommand {
@@ -8,31 +7,33 @@ export interface ProcessedCommand {
   readonly reply: CommandReply<unknown>;
 }
 
+/** The primary key of `processed_command`: a second record of one request id violates it. */
+export const PROCESSED_COMMAND_KEY = 'processed_command_pkey';
+
 /**
  * The first reply to each request id, kept so a retried command (its reply was lost) gets the
- * same outcome instead of a second effect. Call inside the command's transaction.
+ * same outcome instead of a second effect. Call inside the command's transaction. Two tries of one
+ * request id racing each other are told apart by the key: the later `record` waits for the first
+ * transaction and then fails on `PROCESSED_COMMAND_KEY`, and the caller runs its transaction again,
+ * where `find` sees the first reply. No lock is taken first: it would cost every command a round
+ * trip to Postgres for a race that is rare.
  */
 export class ProcessedCommandStore {
   constructor(private readonly manager: EntityManager) {}
 
-  /** Serializes concurrent retries of one request id for the rest of the transaction. */
-  async lock(requestId: string): Promise<void> {
-    await this.manager.query('select pg_advisory_xact_lock(hashtextextended($1, 7))', [requestId]);
-  }
-
   async find(requestId: string): Promise<ProcessedCommand | undefined> {
-    const row = await this.manager.getRepository(ProcessedCommandEntity).findOneBy({ requestId });
-    return row ? { sender: row.sender, reply: row.reply as CommandReply<unknown> } : undefined;
+    const [row] = await this.manager.query<Array<{ sender: string | null; reply: CommandReply<unknown> }>>('select sender, reply from processed_command where request_id = $1', [requestId]);
+    return row ? { sender: row.sender, reply: row.reply } : undefined;
   }
 
   /** Retryable failures are not kept: the retry deserves a fresh chance. */
   async record(options: { requestId: string; commandType: string; sender: string | null; reply: CommandReply<unknown> }): Promise<void> {
     if (!options.reply.ok && options.reply.error.retryable) return;
-    await this.manager.getRepository(ProcessedCommandEntity).insert({
-      requestId: options.requestId,
-      commandType: options.commandType,
-      sender: options.sender,
-      reply: options.reply,
-    });
+    await this.manager.query('insert into processed_command (request_id, command_type, sender, reply) values ($1, $2, $3, $4::jsonb)', [
+      options.requestId,
+      options.commandType,
+      options.sender,
+      JSON.stringify(options.reply),
+    ]);
   }
 }
