@@ -1,5 +1,6 @@
 import { trace } from '@opentelemetry/api';
 import type { EntityManager } from 'typeorm';
+import type { AlongsideStatement } from '@switchyard/event-store';
 import { bundleIdOfSecretRef, secretRefsOf, type ClaimedTask, type TaskClaimPayload, type TraceContextFields } from '@switchyard/contracts';
 import { SPAN_ATTRIBUTES } from '@switchyard/telemetry';
 import { headersFromRecord, headersToRecord, injectTraceContext } from '@switchyard/messaging';
@@ -27,6 +28,8 @@ export interface ClaimTasksOptions {
   readonly secretKeyring: SecretKeyring;
   /** Told the bundles that did not open (a key no longer configured): their runs will fail. */
   readonly onUnreadableBundles?: (bundleIds: readonly string[]) => void;
+  /** Statements that keep the claim's reply, sent with its writes (see `ReplyRecord`). */
+  readonly keepReply?: (tasks: ClaimedTask[]) => readonly AlongsideStatement[];
 }
 
 /** Candidates read per claim beyond what the daemon asked for, to step over blocked ones. */
@@ -71,17 +74,6 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
     claimed.push(decided.attempt);
     decisions.push(decided.pending);
   }
-  // The batch's writes, one statement however many tasks it claimed: events, rows with their lease
-  // token hashes, task tokens.
-  await appendTaskDecisions({
-    manager,
-    cause: options.cause,
-    decisions,
-    leaseTokenHashes: new Map(claimed.map(({ state, leaseToken }) => [state.taskId, hashLeaseToken(leaseToken)])),
-    alongside: [
-      taskTokensStatement({ tokens: claimed.map(({ state, taskToken }) => ({ taskId: state.taskId, attempt: state.attempt, token: taskToken })), issuedAt: options.now, ttlMs: options.taskTokens.ttlMs }),
-    ],
-  });
   trace.getActiveSpan()?.setAttribute(SPAN_ATTRIBUTES.claimedTasks, claimed.length);
   // One read for every claimed task's secret bundles; each task's values are then sealed to the daemon.
   const bundles = await readSecretBundles(
@@ -90,7 +82,7 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
     claimed.flatMap(({ state }) => secretRefsOf(state.agent).map(bundleIdOfSecretRef)),
   );
   if (bundles.unreadable.length > 0) options.onUnreadableBundles?.(bundles.unreadable);
-  return claimed.map(({ state, taskToken, leaseToken, traceContext }) =>
+  const tasks = claimed.map(({ state, taskToken, leaseToken, traceContext }) =>
     toClaimedTask(state, {
       startBy,
       taskToken,
@@ -99,6 +91,19 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
       ...sealClaimedAgent({ agent: state.agent, values: bundles.values, attemptRef: `${state.taskId}.${state.attempt}`, sealingKey: options.payload.sealingKey }),
     }),
   );
+  // The batch's writes, one statement however many tasks it claimed: events, rows with their lease
+  // token hashes, task tokens, and the reply kept for a retried request.
+  await appendTaskDecisions({
+    manager,
+    cause: options.cause,
+    decisions,
+    leaseTokenHashes: new Map(claimed.map(({ state, leaseToken }) => [state.taskId, hashLeaseToken(leaseToken)])),
+    alongside: [
+      taskTokensStatement({ tokens: claimed.map(({ state, taskToken }) => ({ taskId: state.taskId, attempt: state.attempt, token: taskToken })), issuedAt: options.now, ttlMs: options.taskTokens.ttlMs }),
+      ...(decisions.length > 0 ? (options.keepReply?.(tasks) ?? []) : []),
+    ],
+  });
+  return tasks;
 }
 
 interface ClaimedAttempt {

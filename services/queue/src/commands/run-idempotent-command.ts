@@ -1,8 +1,17 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { commandFailure, type CommandReply } from '@switchyard/contracts';
-import { ConcurrencyConflictError, POSTGRES_UNIQUE_VIOLATION, postgresErrorCode, postgresErrorConstraint, withOptimisticRetry } from '@switchyard/event-store';
-import { PROCESSED_COMMAND_KEY, ProcessedCommandStore } from '@switchyard/persistence';
+import { ConcurrencyConflictError, POSTGRES_UNIQUE_VIOLATION, postgresErrorCode, postgresErrorConstraint, withOptimisticRetry, type AlongsideStatement } from '@switchyard/event-store';
+import { PROCESSED_COMMAND_KEY, ProcessedCommandStore, recordStatement } from '@switchyard/persistence';
 import { recordingTaskTransitions, type TaskTransition } from '../storage/task-transitions';
+
+/**
+ * Lets a command keep its reply with its own write, one statement fewer: `alongside(reply)` is
+ * sent with the command's events (see `AlongsideStatement`), and the command must then return
+ * that very reply. When it is not sent (no events were written), the runner records the reply.
+ */
+export interface ReplyRecord<TResult> {
+  alongside(reply: CommandReply<TResult>): AlongsideStatement[];
+}
 
 /** Tries per command when another writer changed the same task between load and append. */
 const CONFLICT_ATTEMPTS = 5;
@@ -22,7 +31,7 @@ export function runIdempotentCommand<TResult>(options: {
   readonly commandType: string;
   /** The daemon that sent a daemon-sent command (read from its subject); null for a service's. */
   readonly sender: string | null;
-  readonly execute: (manager: EntityManager) => Promise<CommandReply<TResult>>;
+  readonly execute: (manager: EntityManager, replyRecord: ReplyRecord<TResult>) => Promise<CommandReply<TResult>>;
   /** What is kept of the reply (e.g. without secrets), and how a kept one is replayed. */
   readonly storedForm?: (reply: CommandReply<TResult>) => CommandReply<TResult>;
   readonly replayedForm?: (reply: CommandReply<TResult>) => CommandReply<TResult>;
@@ -32,16 +41,32 @@ export function runIdempotentCommand<TResult>(options: {
   const replayedForm = options.replayedForm ?? ((reply) => reply);
   return withOptimisticRetry(async () => {
     const { result, transitions } = await recordingTaskTransitions(() =>
-      options.dataSource.transaction(async (manager) => {
-        const store = new ProcessedCommandStore(manager);
-        const earlier = await store.find(options.requestId);
-        if (earlier) return replayFor(options.sender, earlier as { sender: string | null; reply: CommandReply<TResult> }, replayedForm);
-        const reply = await options.execute(manager);
-        await store.record({ requestId: options.requestId, commandType: options.commandType, sender: options.sender, reply: storedForm(reply) }).catch((error: unknown) => {
+      options.dataSource
+        .transaction(async (manager) => {
+          const store = new ProcessedCommandStore(manager);
+          const earlier = await store.find(options.requestId);
+          if (earlier) return replayFor(options.sender, earlier as { sender: string | null; reply: CommandReply<TResult> }, replayedForm);
+          const record = (reply: CommandReply<TResult>) => ({ requestId: options.requestId, commandType: options.commandType, sender: options.sender, reply: storedForm(reply) });
+          let sentAlongside: CommandReply<TResult> | undefined;
+          const reply = await options.execute(manager, {
+            alongside: (replyToKeep) => {
+              const statement = (first: number) => recordStatement(record(replyToKeep), first);
+              if (!statement(1)) return [];
+              return [
+                (first) => {
+                  sentAlongside = replyToKeep;
+                  return statement(first) as NonNullable<ReturnType<typeof statement>>;
+                },
+              ];
+            },
+          });
+          if (sentAlongside === undefined) await store.record(record(reply));
+          else if (sentAlongside !== reply) throw new Error(`${options.commandType} kept another reply than it gave`);
+          return reply;
+        })
+        .catch((error: unknown) => {
           throw isRequestTakenError(error) ? new ConcurrencyConflictError({ aggregateId: `request ${options.requestId}`, expectedVersion: 0, cause: error }) : error;
-        });
-        return reply;
-      }),
+        }),
     );
     options.onCommitted?.(transitions);
     return result;

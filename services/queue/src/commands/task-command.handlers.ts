@@ -8,6 +8,7 @@ import {
   type CommandPayloadOf,
   type CommandReply,
   type CommandResultOf,
+  type TaskClaimResult,
 } from '@switchyard/contracts';
 import type { SecretKeyring } from '@switchyard/persistence';
 import type { JsonLogger } from '@switchyard/service-kit';
@@ -18,6 +19,7 @@ import { isBeforeStart, type Task } from '../domain/task.state';
 import { initialTaskState } from '../domain/task.decider';
 import { retryBackoffOf, type QueueConfig } from '../queue.config';
 import { applyTaskCommand, type CommandCause } from '../storage/task.repository';
+import type { ReplyRecord } from './run-idempotent-command';
 import { applyThenRetry } from '../retry/enqueue-retry';
 import { findUnfinishedTasks } from './cancel-scope.query';
 import { releaseOrphans } from './release-orphans';
@@ -37,6 +39,8 @@ export interface CommandContext {
   /** Seals the agents' secret values at rest (`QUEUE_SECRET_KEYS`). */
   readonly secretKeyring: SecretKeyring;
   readonly logger: JsonLogger;
+  /** Keeps the command's reply with its write (see `ReplyRecord`). */
+  readonly replyRecord: ReplyRecord<unknown>;
 }
 
 type Handler<TName extends CommandName> = (payload: CommandPayloadOf<TName>, context: CommandContext) => Promise<CommandReply<CommandResultOf<TName>>>;
@@ -50,8 +54,20 @@ async function decideAndReply<TResult>(
   result: (task: Task) => TResult,
   known: Pick<Parameters<typeof applyTaskCommand>[0], 'state' | 'alongside'> = {},
 ): Promise<CommandReply<TResult>> {
-  const applied = await applyTaskCommand({ manager: context.manager, cause: context.cause, command, ...known });
+  // A decision that writes events keeps this reply with them.
+  let written: CommandReply<TResult> | undefined;
+  const applied = await applyTaskCommand({
+    manager: context.manager,
+    cause: context.cause,
+    command,
+    ...known,
+    alongsideOf: (task) => {
+      written = commandSuccess(result(task));
+      return (context.replyRecord as ReplyRecord<TResult>).alongside(written);
+    },
+  });
   if (!applied.decision.ok) return commandFailure(commandErrorCodeOf(applied.decision.refusal.code), applied.decision.refusal.message);
+  if (written) return written;
   const task = applied.state as Task;
   return commandSuccess(result(task), applied.decision.alreadyApplied ? { alreadyApplied: true } : {});
 }
@@ -107,20 +123,25 @@ export const TASK_COMMAND_HANDLERS: { [TName in CommandName]: Handler<TName> } =
       context.logger.warn({ event: 'claim_runtimes_ignored', sender: payload.daemonId, runtimeIds: ignored }, 'claim names runtimes another daemon (or none) registered; ignored');
     }
     if (runtimeIds.length === 0) return commandSuccess({ tasks: [] });
-    return commandSuccess({
-      tasks: await claimTasks({
-        manager: context.manager,
-        payload: { ...payload, runtimeIds },
-        cause: context.cause,
-        now: context.now,
-        startDeadlineMs: context.config.QUEUE_START_DEADLINE_MS,
-        defaultMaxConcurrentTasks: context.config.QUEUE_DEFAULT_MAX_CONCURRENT_TASKS,
-        taskTokens: { secret: context.taskTokenSecret, ttlMs: context.config.QUEUE_TASK_TOKEN_TTL_MS },
-        secretKeyring: context.secretKeyring,
-        onUnreadableBundles: (bundleIds) =>
-          context.logger.error({ event: 'task_secrets_unreadable', bundleIds }, 'secret bundles sealed under a key QUEUE_SECRET_KEYS lacks: their runs will fail'),
-      }),
+    // A claim that wins tasks keeps this reply with its writes.
+    let written: CommandReply<TaskClaimResult> | undefined;
+    const tasks = await claimTasks({
+      manager: context.manager,
+      payload: { ...payload, runtimeIds },
+      cause: context.cause,
+      now: context.now,
+      startDeadlineMs: context.config.QUEUE_START_DEADLINE_MS,
+      defaultMaxConcurrentTasks: context.config.QUEUE_DEFAULT_MAX_CONCURRENT_TASKS,
+      taskTokens: { secret: context.taskTokenSecret, ttlMs: context.config.QUEUE_TASK_TOKEN_TTL_MS },
+      secretKeyring: context.secretKeyring,
+      onUnreadableBundles: (bundleIds) =>
+        context.logger.error({ event: 'task_secrets_unreadable', bundleIds }, 'secret bundles sealed under a key QUEUE_SECRET_KEYS lacks: their runs will fail'),
+      keepReply: (claimed) => {
+        written = commandSuccess({ tasks: claimed });
+        return (context.replyRecord as ReplyRecord<TaskClaimResult>).alongside(written);
+      },
     });
+    return written ?? commandSuccess({ tasks });
   },
 
   'task.start': async (payload, context) =>

@@ -20,7 +20,7 @@ import { WorkAvailableNudger } from '../claim/work-available.nudger';
 import { QueueMetrics } from '../metrics/queue.metrics';
 import { QUEUE_CONFIG, QUEUE_LOGGER, SECRET_KEYRING, TASK_TOKEN_SECRET } from '../queue.injection-keys';
 import type { QueueConfig } from '../queue.config';
-import { runIdempotentCommand } from './run-idempotent-command';
+import { runIdempotentCommand, type ReplyRecord } from './run-idempotent-command';
 import { CancelNoticePublisher } from './cancel-notice.publisher';
 import { claimReplyStorage } from './claim-reply.storage';
 import { senderRefusal, withSenderAsDaemon } from './command-sender';
@@ -38,6 +38,9 @@ const CANCEL_PENDING_STATES: ReadonlySet<TaskState> = new Set(['dispatched', 'wa
  * again and nothing is recorded (an agent's every call back asks `task.token_introspect`).
  */
 const READ_ONLY_COMMANDS: ReadonlySet<CommandName> = new Set(['task.token_introspect']);
+
+/** A read keeps no reply. */
+const NOTHING_KEPT: ReplyRecord<unknown> = { alongside: () => [] };
 
 /** Queue replicas share the commands. */
 export const QUEUE_COMMAND_GROUP = 'queue';
@@ -81,7 +84,7 @@ export class TaskCommandServer {
     const payload = withSenderAsDaemon(name, envelope.payload, sender) as CommandPayloadOf<TName>;
     // The request schema of this very command validated the payload before it got here.
     const handler = TASK_COMMAND_HANDLERS[name] as unknown as (payload: unknown, context: CommandContext) => Promise<CommandReply<unknown>>;
-    const contextOf = (manager: EntityManager): CommandContext => ({
+    const contextOf = (manager: EntityManager, replyRecord: ReplyRecord<unknown>): CommandContext => ({
       manager,
       cause: { requestId: envelope.requestId, correlationId: envelope.correlationId },
       now: new Date(),
@@ -89,8 +92,9 @@ export class TaskCommandServer {
       taskTokenSecret: this.taskTokenSecret,
       secretKeyring: this.secretKeyring,
       logger: this.logger,
+      replyRecord,
     });
-    if (READ_ONLY_COMMANDS.has(name)) return handler(payload, contextOf(this.dataSource.manager));
+    if (READ_ONLY_COMMANDS.has(name)) return handler(payload, contextOf(this.dataSource.manager, NOTHING_KEPT));
     let reply: CommandReply<unknown>;
     try {
       reply = await runIdempotentCommand({
@@ -98,7 +102,7 @@ export class TaskCommandServer {
         requestId: envelope.requestId,
         commandType: name,
         sender: sender ?? null,
-        execute: (manager) => handler(payload, contextOf(manager)),
+        execute: (manager, replyRecord) => handler(payload, contextOf(manager, replyRecord)),
         onCommitted: this.metrics.observeCommitted,
         ...(name === 'task.claim' ? claimReplyStorage(this.taskTokenSecret) : {}),
       });

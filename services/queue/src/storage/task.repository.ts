@@ -64,6 +64,8 @@ export async function applyTaskCommand(options: {
   readonly state?: TaskDeciderState;
   /** Sent with the events and the task's row, in the same statement (see `AlongsideStatement`). */
   readonly alongside?: readonly AlongsideStatement[];
+  /** More of those, from the task after the decision (the command's reply), asked only when events are written. */
+  readonly alongsideOf?: (task: Task) => readonly AlongsideStatement[];
 }): Promise<AppliedDecision> {
   const state = options.state ?? (await loadTask(options.manager, options.command.taskId));
   const decision = decide(options.command, state);
@@ -74,7 +76,7 @@ export async function applyTaskCommand(options: {
     aggregateId: options.command.taskId,
     expectedVersion: state.version,
     events: decision.events.map((event) => toNewEvent(event, options.cause)),
-    alongside: [...taskRowsStatements([next as Task]), ...(options.alongside ?? [])],
+    alongside: [...taskRowsStatements([next as Task]), ...(options.alongside ?? []), ...(options.alongsideOf?.(next as Task) ?? [])],
     callerRerunsOnConflict: true,
   });
   noteTaskTransition({ before: state, after: next as Task, events: decision.events });

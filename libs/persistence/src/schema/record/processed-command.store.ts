@@ -27,13 +27,27 @@ export class ProcessedCommandStore {
   }
 
   /** Retryable failures are not kept: the retry deserves a fresh chance. */
-  async record(options: { requestId: string; commandType: string; sender: string | null; reply: CommandReply<unknown> }): Promise<void> {
-    if (!options.reply.ok && options.reply.error.retryable) return;
-    await this.manager.query('insert into processed_command (request_id, command_type, sender, reply) values ($1, $2, $3, $4::jsonb)', [
-      options.requestId,
-      options.commandType,
-      options.sender,
-      JSON.stringify(options.reply),
-    ]);
+  async record(options: RecordOptions): Promise<void> {
+    const statement = recordStatement(options, 1);
+    if (statement) await this.manager.query(statement.sql, statement.parameters);
   }
+}
+
+interface RecordOptions {
+  readonly requestId: string;
+  readonly commandType: string;
+  readonly sender: string | null;
+  readonly reply: CommandReply<unknown>;
+}
+
+/**
+ * `ProcessedCommandStore.record` as a statement with parameters from `first` on, for a caller that
+ * sends it with its own write; undefined for a reply that is not kept.
+ */
+export function recordStatement(options: RecordOptions, first: number): { readonly sql: string; readonly parameters: readonly unknown[] } | undefined {
+  if (!options.reply.ok && options.reply.error.retryable) return undefined;
+  return {
+    sql: `insert into processed_command (request_id, command_type, sender, reply) values ($${first}, $${first + 1}, $${first + 2}, $${first + 3}::jsonb)`,
+    parameters: [options.requestId, options.commandType, options.sender, JSON.stringify(options.reply)],
+  };
 }
