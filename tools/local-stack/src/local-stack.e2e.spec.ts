@@ -69,6 +69,12 @@ function cleanEnvironment(): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * A whole stack boots, serves and stops in each test: the readiness wait alone may take 90 s on a
+ * loaded machine (the embedded database is the slowest part), more than the default 60 s.
+ */
+const STACK_TEST_TIMEOUT_MS = 180_000;
+
 /** The identities of the CLIs `npm install` pins in tests/agent-clis. */
 const PINNED_IDENTITIES = ['claude-code', 'codex', 'copilot', 'gemini-cli', 'opencode', 'pi', 'qwen-code'];
 
@@ -133,7 +139,7 @@ describe('npm start (local stack)', () => {
     // The private nats-server and the embedded database are gone too: their stores are unlocked.
     const processes = execFileSync('ps', ['-eo', 'args']).toString();
     expect(processes).not.toContain('switchyard-stack-');
-  });
+  }, STACK_TEST_TIMEOUT_MS);
 
   it('with NATS_URL and DATABASE_URL: uses them, all ready, Ctrl-C leaves nothing behind', async () => {
     const database = await createTestDatabase();
@@ -147,5 +153,5 @@ describe('npm start (local stack)', () => {
       await deleteNamespaceStreams(connection);
       await connection.close();
     }
-  });
+  }, STACK_TEST_TIMEOUT_MS);
 });
