@@ -26,15 +26,26 @@ export class WorkAvailableNudger {
    * already committed.
    */
   async nudge(runtimeIds: Iterable<string>): Promise<void> {
+    this.tell(await this.daemonsOf(runtimeIds));
+  }
+
+  /**
+   * Which daemons to tell about these runtimes; never rejects. A command that knows its runtime
+   * asks this while its transaction runs, so the nudge after the commit waits for no read.
+   */
+  async daemonsOf(runtimeIds: Iterable<string>): Promise<RuntimeDaemons> {
     const wanted = [...new Set(runtimeIds)];
-    if (wanted.length === 0) return;
-    let daemons: Array<{ runtime_id: string; daemon_id: string }>;
+    if (wanted.length === 0) return [];
     try {
-      daemons = await this.dataSource.query('select runtime_id, daemon_id from runtime_presence where runtime_id = any($1)', [wanted]);
+      return await this.dataSource.query('select runtime_id, daemon_id from runtime_presence where runtime_id = any($1)', [wanted]);
     } catch (error) {
       this.logger.warn({ err: error, runtimeIds: wanted }, 'work-available nudge not published: the runtimes’ daemons could not be read');
-      return;
+      return [];
     }
+  }
+
+  /** Publishes the nudges; never throws. */
+  tell(daemons: RuntimeDaemons): void {
     for (const { runtime_id: runtimeId, daemon_id: daemonId } of daemons) {
       try {
         publishNotice(this.connection, subjects.workAvailable(daemonId, runtimeId));
@@ -44,3 +55,6 @@ export class WorkAvailableNudger {
     }
   }
 }
+
+/** Runtimes with the daemon `runtime_presence` last heard each from. */
+export type RuntimeDaemons = ReadonlyArray<{ readonly runtime_id: string; readonly daemon_id: string }>;

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { commandFailure, type CommandReply } from '@switchyard/contracts';
 import { ConcurrencyConflictError, POSTGRES_UNIQUE_VIOLATION, postgresErrorCode, postgresErrorConstraint, withOptimisticRetry, type AlongsideStatement } from '@switchyard/event-store';
-import { PROCESSED_COMMAND_KEY, ProcessedCommandStore, recordStatement } from '@switchyard/persistence';
+import { PROCESSED_COMMAND_KEY, ProcessedCommandStore, recordStatement, type ProcessedCommand } from '@switchyard/persistence';
 import { recordingTaskTransitions, type TaskTransition } from '../storage/task-transitions';
 
 /**
@@ -17,13 +17,15 @@ export interface ReplyRecord<TResult> {
 const CONFLICT_ATTEMPTS = 5;
 
 /**
- * One command, at most one effect: in a transaction, a stored first reply is returned as "already
- * applied", otherwise the command runs and its reply is stored with its effect. A concurrency
- * conflict re-runs the whole transaction on fresh state; so does a try of the same request id that
- * committed first (its reply's key is taken), and the rerun replays that reply. A stored reply
- * is only ever given to the sender that made the request: the same request id from anyone else
- * is refused `sender_mismatch` and learns nothing of it. `onCommitted` hears the task transitions
- * of the try that committed (none for a replayed reply).
+ * One command, at most one effect: in a transaction, the command runs and its reply is stored with
+ * its effect, under its request id. A request id seen before (a retry whose first reply was lost,
+ * or two tries racing) cannot store its reply again: the key is taken, the transaction is undone,
+ * and the rerun returns the stored first reply as "already applied". The common first try thus
+ * spends no read on looking for an earlier reply; a repeat costs one wasted try. A concurrency
+ * conflict re-runs the whole transaction on fresh state too. A stored reply is only ever given to
+ * the sender that made the request: the same request id from anyone else is refused
+ * `sender_mismatch` and learns nothing of it. `onCommitted` hears the task transitions of the try
+ * that committed (none for a replayed reply).
  */
 export function runIdempotentCommand<TResult>(options: {
   readonly dataSource: DataSource;
@@ -39,37 +41,55 @@ export function runIdempotentCommand<TResult>(options: {
 }): Promise<CommandReply<TResult>> {
   const storedForm = options.storedForm ?? ((reply) => reply);
   const replayedForm = options.replayedForm ?? ((reply) => reply);
-  return withOptimisticRetry(async () => {
-    const { result, transitions } = await recordingTaskTransitions(() =>
-      options.dataSource
-        .transaction(async (manager) => {
-          const store = new ProcessedCommandStore(manager);
-          const earlier = await store.find(options.requestId);
-          if (earlier) return replayFor(options.sender, earlier as { sender: string | null; reply: CommandReply<TResult> }, replayedForm);
-          const record = (reply: CommandReply<TResult>) => ({ requestId: options.requestId, commandType: options.commandType, sender: options.sender, reply: storedForm(reply) });
-          let sentAlongside: CommandReply<TResult> | undefined;
-          const reply = await options.execute(manager, {
-            alongside: (replyToKeep) => {
-              const statement = (first: number) => recordStatement(record(replyToKeep), first);
-              if (!statement(1)) return [];
-              return [
-                (first) => {
-                  sentAlongside = replyToKeep;
-                  return statement(first) as NonNullable<ReturnType<typeof statement>>;
-                },
-              ];
-            },
-          });
-          if (sentAlongside === undefined) await store.record(record(reply));
-          else if (sentAlongside !== reply) throw new Error(`${options.commandType} kept another reply than it gave`);
-          return reply;
-        })
-        .catch((error: unknown) => {
-          throw isRequestTakenError(error) ? new ConcurrencyConflictError({ aggregateId: `request ${options.requestId}`, expectedVersion: 0, cause: error }) : error;
-        }),
-    );
-    options.onCommitted?.(transitions);
-    return result;
+  const replayOf = (earlier: ProcessedCommand): CommandReply<TResult> =>
+    replayFor(options.sender, earlier as { sender: string | null; reply: CommandReply<TResult> }, replayedForm);
+  return withOptimisticRetry(async (attempt) => {
+    // The first try does not look for a stored reply: a request id seen before fails its record on
+    // the key, and the rerun finds that reply. What the first try answers without keeping it (a
+    // thrown refusal, a retryable failure) gives way to a stored reply too.
+    const looksFirst = attempt > 1;
+    let outcome: { readonly result: CommandReply<TResult>; readonly transitions: readonly TaskTransition[] };
+    try {
+      outcome = await recordingTaskTransitions(() =>
+        options.dataSource
+          .transaction(async (manager) => {
+            const store = new ProcessedCommandStore(manager);
+            const earlier = looksFirst ? await store.find(options.requestId) : undefined;
+            if (earlier) return replayOf(earlier);
+            const record = (reply: CommandReply<TResult>) => ({ requestId: options.requestId, commandType: options.commandType, sender: options.sender, reply: storedForm(reply) });
+            let sentAlongside: CommandReply<TResult> | undefined;
+            const reply = await options.execute(manager, {
+              alongside: (replyToKeep) => {
+                const statement = (first: number) => recordStatement(record(replyToKeep), first);
+                if (!statement(1)) return [];
+                return [
+                  (first) => {
+                    sentAlongside = replyToKeep;
+                    return statement(first) as NonNullable<ReturnType<typeof statement>>;
+                  },
+                ];
+              },
+            });
+            if (sentAlongside !== undefined) {
+              if (sentAlongside !== reply) throw new Error(`${options.commandType} kept another reply than it gave`);
+              return reply;
+            }
+            if (await store.record(record(reply))) return reply;
+            const stored = looksFirst ? undefined : await store.find(options.requestId);
+            return stored ? replayOf(stored) : reply;
+          })
+          .catch((error: unknown) => {
+            throw isRequestTakenError(error) ? new ConcurrencyConflictError({ aggregateId: `request ${options.requestId}`, expectedVersion: 0, cause: error }) : error;
+          }),
+      );
+    } catch (error) {
+      if (looksFirst || error instanceof ConcurrencyConflictError) throw error;
+      const stored = await new ProcessedCommandStore(options.dataSource.manager).find(options.requestId);
+      if (!stored) throw error;
+      return replayOf(stored);
+    }
+    options.onCommitted?.(outcome.transitions);
+    return outcome.result;
   }, { attempts: CONFLICT_ATTEMPTS });
 }
 

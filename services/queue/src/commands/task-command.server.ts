@@ -95,6 +95,10 @@ export class TaskCommandServer {
       replyRecord,
     });
     if (READ_ONLY_COMMANDS.has(name)) return handler(payload, contextOf(this.dataSource.manager, NOTHING_KEPT));
+    // A command that names the runtime it queues for (an enqueue) reads that runtime's daemons
+    // while its transaction runs: the nudge after the commit then waits for no read.
+    const namedRuntime = QUEUEING_COMMANDS.has(name) && 'runtimeId' in payload && typeof payload.runtimeId === 'string' ? payload.runtimeId : undefined;
+    const daemonsToNudge = namedRuntime === undefined ? undefined : this.nudger.daemonsOf([namedRuntime]);
     let reply: CommandReply<unknown>;
     try {
       reply = await runIdempotentCommand({
@@ -113,7 +117,8 @@ export class TaskCommandServer {
     }
     if (reply.ok && !reply.alreadyApplied) {
       this.relay.wake();
-      await this.nudger.nudge(await this.runtimesWithNewWork(name, payload, reply));
+      if (daemonsToNudge) this.nudger.tell(await daemonsToNudge);
+      else await this.nudger.nudge(await this.runtimesWithNewWork(name, payload, reply));
       await this.cancelNotices.publish(tasksWithPendingCancel(name, reply));
     }
     return reply;

@@ -26,10 +26,12 @@ export class ProcessedCommandStore {
     return row ? { sender: row.sender, reply: row.reply } : undefined;
   }
 
-  /** Retryable failures are not kept: the retry deserves a fresh chance. */
-  async record(options: RecordOptions): Promise<void> {
+  /** Retryable failures are not kept (false): the retry deserves a fresh chance. */
+  async record(options: RecordOptions): Promise<boolean> {
     const statement = recordStatement(options, 1);
-    if (statement) await this.manager.query(statement.sql, statement.parameters);
+    if (!statement) return false;
+    await this.manager.query(statement.sql, statement.parameters);
+    return true;
   }
 }
 
