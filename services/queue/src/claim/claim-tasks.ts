@@ -57,20 +57,26 @@ export async function claimTasks(options: ClaimTasksOptions): Promise<ClaimedTas
     return [];
   }
   const work = await readActiveWork(manager, candidates.map((candidate) => candidate.agentId));
-  // One read for every candidate's events, not one per claim. A writer in between makes the append
-  // conflict, and the whole claim is run again on fresh state.
-  const loaded = await loadTasks(manager, candidates.map((candidate) => candidate.taskId));
+  // The candidates the limits let through, in order, up to what the daemon asked for: only their
+  // events are read, in one read. (A decision refused on those events, which the row said was
+  // queued, leaves its place empty in this claim.) A writer in between makes the append conflict,
+  // and the whole claim is run again on fresh state.
+  const chosen: ClaimCandidate[] = [];
+  for (const candidate of candidates) {
+    if (chosen.length >= options.payload.maxTasks) break;
+    if (!hasFreeSlot(candidate, work, options.defaultMaxConcurrentTasks)) continue;
+    takeSlot(candidate, work);
+    chosen.push(candidate);
+  }
+  const loaded = await loadTasks(manager, chosen.map((candidate) => candidate.taskId));
   const claimed: ClaimedAttempt[] = [];
   const decisions: PendingTaskDecision[] = [];
-  for (const candidate of candidates) {
-    if (claimed.length >= options.payload.maxTasks) break;
-    if (!hasFreeSlot(candidate, work, options.defaultMaxConcurrentTasks)) continue;
+  for (const candidate of chosen) {
     const task = loaded.get(candidate.taskId);
     const decided = await inTaskClaimSpan({ taskId: candidate.taskId, originHeaders: task?.originHeaders }, (traceContext) =>
       Promise.resolve(decideClaim({ options, candidate, now, startBy, state: task?.state ?? initialTaskState(), traceContext })),
     );
     if (!decided) continue;
-    takeSlot(candidate, work);
     claimed.push(decided.attempt);
     decisions.push(decided.pending);
   }

@@ -1,12 +1,22 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac } from 'node:crypto';
+import { pooledRandomBytes } from './pooled-random';
 
 const SEALED_PREFIX = 'sealed:v1:';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
+/** Derived keys by secret and purpose: a claim seals a lease token per attempt, with the same key. */
+const derivedKeys = new Map<string, Buffer>();
+
 /** A key per purpose, derived from the queue's secret, so no sealed value is another's input. */
 function sealingKey(secret: string, purpose: string): Buffer {
-  return createHmac('sha256', secret).update(`switchyard ${purpose} at rest`).digest();
+  const cacheKey = `${purpose}\u0000${secret}`;
+  let key = derivedKeys.get(cacheKey);
+  if (!key) {
+    key = createHmac('sha256', secret).update(`switchyard ${purpose} at rest`).digest();
+    derivedKeys.set(cacheKey, key);
+  }
+  return key;
 }
 
 /**
@@ -15,7 +25,7 @@ function sealingKey(secret: string, purpose: string): Buffer {
  * tampered value fails to open instead of opening to something else.
  */
 export function sealAtRest(secret: string, purpose: string, plain: string): string {
-  const iv = randomBytes(IV_BYTES);
+  const iv = pooledRandomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', sealingKey(secret, purpose), iv);
   const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   return SEALED_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');

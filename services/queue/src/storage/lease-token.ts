@@ -1,10 +1,11 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { pooledRandomBytes } from './pooled-random';
 import type { EntityManager } from 'typeorm';
 import { openAtRest, sealAtRest } from './at-rest.cipher';
 
 /** Minted per claimed attempt: only its SHA-256 stays with the attempt (`agent_task_queue.lease_token_hash`). */
 export function mintLeaseToken(): string {
-  return randomBytes(32).toString('base64url');
+  return pooledRandomBytes(32).toString('base64url');
 }
 
 function hashOf(token: string): Buffer {
