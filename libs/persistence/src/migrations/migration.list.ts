@@ -24,6 +24,7 @@ import { RuntimeOnlineSince1795991600000 } from '../schema/queue/migrations/1795
 import { People1795991700000 } from '../schema/gateway/migrations/1795991700000-people.migration';
 import { TimelineEntryJson1795991800000 } from '../schema/transcript/migrations/1795991800000-timeline-entry-json.migration';
 import { TimelineKeysetFunctions1795991900000 } from '../schema/transcript/migrations/1795991900000-timeline-keyset-functions.migration';
+import { ToolCallLookupIndexes1795992000000 } from '../schema/transcript/migrations/1795992000000-tool-call-lookup-indexes.migration';
 
 /**
  * Every migration of the system, oldest first: one schema history, applied by one runner before
@@ -56,4 +57,5 @@ export const allMigrations: ReadonlyArray<new () => MigrationInterface> = [
   People1795991700000,
   TimelineEntryJson1795991800000,
   TimelineKeysetFunctions1795991900000,
+  ToolCallLookupIndexes1795992000000,
 ];

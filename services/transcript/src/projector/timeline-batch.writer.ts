@@ -17,7 +17,7 @@ const namedResult = (text: string, tool: string): string => `replace(${text}, ${
 
 // One statement shape whatever the batch size: arrays unnested into rows. A tool result without a
 // tool name takes it from its call's row when that was stored by an earlier batch.
-const INSERT_MESSAGES = `
+export const INSERT_MESSAGES = `
   insert into task_message (id, task_id, seq, attempt, type, tool, call_id, content, input, output, output_truncated, tool_status, error_code, notice_code, created_at, entry_json)
   select r.id, r.task_id, r.seq, r.attempt, r.type, named.tool, r.call_id, r.content, r.input::jsonb, r.output, r.output_truncated, r.tool_status,
          r.error_code, r.notice_code, r.created_at,
@@ -35,7 +35,7 @@ const INSERT_MESSAGES = `
   on conflict (task_id, seq) do nothing`;
 
 // The other order: results stored before their call (out-of-order arrival) get the name now.
-const COMPLETE_TOOL_RESULTS = `
+export const COMPLETE_TOOL_RESULTS = `
   update task_message result set tool = call.tool, entry_json = ${namedResult('result.entry_json', 'call.tool')}
   from unnest($1::text[], $2::text[], $3::text[]) as call(task_id, call_id, tool)
   where result.task_id = call.task_id and result.call_id = call.call_id
