@@ -78,18 +78,25 @@ async function seedQueuedTasks(client: Client, options: { readonly templateTaskI
   await client.query('analyze agent_task_queue');
 }
 
-/** The candidate query of `claim-candidates.query.ts`, as the claim runs it. */
+/** The candidate statement of `claim-candidates.query.ts` (candidates and their agents' locks), as the claim runs it. */
 async function explainClaimQuery(client: Client, runtimeId: string): Promise<string[]> {
   const { rows } = await client.query<{ 'QUERY PLAN': string }>(
     `explain (analyze, buffers, costs off)
+     with candidate as (
+       select task_id, agent_id, issue_id, chat_session_id, priority, enqueued_at
+         from agent_task_queue
+        where runtime_id = any($1::text[])
+          and (status = 'queued' or (status = 'deferred' and fire_at <= $2))
+          and (expires_at is null or expires_at > $2)
+        order by priority desc, enqueued_at, task_id
+        limit $3
+        for update skip locked),
+     agent_lock as (
+       select pg_advisory_xact_lock(hashtextextended(agent.agent_id, 11)) from (select distinct agent_id from candidate) as agent order by agent.agent_id)
      select task_id, agent_id, issue_id, chat_session_id
-       from agent_task_queue
-      where runtime_id = any($1::text[])
-        and (status = 'queued' or (status = 'deferred' and fire_at <= $2))
-        and (expires_at is null or expires_at > $2)
-      order by priority desc, enqueued_at, task_id
-      limit $3
-      for update skip locked`,
+       from candidate
+      where (select count(*) from agent_lock) >= 0
+      order by priority desc, enqueued_at, task_id`,
     [[runtimeId], new Date().toISOString(), 40],
   );
   return rows.map((row) => row['QUERY PLAN']);
@@ -108,7 +115,7 @@ export function claimDepthRows(figures: DepthFigures): TableRow[] {
     shallowest ? ratioCell(enqueueToClaimed.p50, shallowest.enqueueToClaimed.p50, `p50 at ${shallowest.queued}`) : '',
   ]);
   const execution = figures.claimQueryPlan.find((line) => line.startsWith('Execution Time'));
-  const scan = figures.claimQueryPlan.find((line) => /Scan/.test(line))?.replace(/^[\s>-]+/, '');
+  const scan = figures.claimQueryPlan.find((line) => /Scan.* on agent_task_queue/.test(line))?.replace(/^[\s>-]+/, '');
   rows.push(['claim candidate query at the deepest queue', execution ?? '', scan ?? '', `seeded in ${format(figures.seedSeconds, 1)} s`]);
   return rows;
 }
