@@ -106,5 +106,8 @@ describe('core notices and stream replay (real nats-server)', () => {
     }
     await replay.close();
     expect(seen).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+    // A replay closed before anyone read it (a live feed stopped while it opened) closes too.
+    const unread = await openOrderedReplay(connection, { stream: 'EVENTS', subject: 'event.task.*' });
+    await expect(unread.close()).resolves.toBeUndefined();
   });
 });

@@ -26,12 +26,17 @@ export async function openOrderedReplay(connection: MessagingConnection, options
     deliver_policy: DeliverPolicy.All,
   });
   const consumed: ConsumerMessages = await consumer.consume();
+  let read = false;
   return {
     messages: (async function* () {
+      read = true;
       for await (const message of consumed) yield { seq: message.seq, subject: connection.namespace.logicalSubject(message.subject), json: () => message.json() };
     })(),
+    // nats.js resolves a close once the messages have been read to their end: a replay nobody
+    // read (its reader stopped first) would wait for that forever.
     close: async () => {
-      await consumed.close();
+      const closed = consumed.close();
+      if (read) await closed;
     },
   };
 }
