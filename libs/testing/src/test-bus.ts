@@ -56,10 +56,20 @@ export async function testMessagingOptions(options: {
   };
 }
 
+/**
+ * How long a test's own connection may take to open: a CI run once saw the shared test server take
+ * over 10 s (the services' default) to accept one while both cores were loaded.
+ */
+const TEST_CONNECT_TIMEOUT_MS = 30_000;
+
 /** A messaging connection to the test bus as `identity` (test tooling by default). */
 export async function connectTestMessaging(
   options: { readonly name: string; readonly namespace?: string | undefined; readonly identity?: BusIdentity } & Partial<ConnectMessagingOptions>,
 ): Promise<MessagingConnection> {
   const { identity, ...rest } = options;
-  return connectMessaging({ ...rest, ...(await testMessagingOptions({ name: options.name, namespace: options.namespace, ...(identity ? { identity } : {}) })) });
+  return connectMessaging({
+    connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
+    ...rest,
+    ...(await testMessagingOptions({ name: options.name, namespace: options.namespace, ...(identity ? { identity } : {}) })),
+  });
 }
