@@ -39,6 +39,13 @@ export async function testCredentialsFile(identity: BusIdentity, namespace?: str
   return writeCredentialsFile(path.join(directory, 'user.creds'), await testCredentials(identity, namespace));
 }
 
+/**
+ * How long a test's own connection may take to open. Two CI runs saw one time out at the services'
+ * 10 s while both cores and the disk were loaded, the shared test server otherwise well; the files
+ * after them connected at once.
+ */
+const TEST_CONNECT_TIMEOUT_MS = 30_000;
+
 /** How to connect to the test bus as `identity` (test tooling by default). */
 export async function testMessagingOptions(options: {
   readonly name: string;
@@ -49,6 +56,7 @@ export async function testMessagingOptions(options: {
   return {
     url: testNatsUrl(),
     name: options.name,
+    connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
     ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
     credentials: await testCredentials(identity, options.namespace),
     inboxPrefix: inboxPrefixOf(identity),
@@ -56,20 +64,11 @@ export async function testMessagingOptions(options: {
   };
 }
 
-/**
- * How long a test's own connection may take to open: a CI run once saw the shared test server take
- * over 10 s (the services' default) to accept one while both cores were loaded.
- */
-const TEST_CONNECT_TIMEOUT_MS = 30_000;
-
 /** A messaging connection to the test bus as `identity` (test tooling by default). */
 export async function connectTestMessaging(
   options: { readonly name: string; readonly namespace?: string | undefined; readonly identity?: BusIdentity } & Partial<ConnectMessagingOptions>,
 ): Promise<MessagingConnection> {
   const { identity, ...rest } = options;
-  return connectMessaging({
-    connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
-    ...rest,
-    ...(await testMessagingOptions({ name: options.name, namespace: options.namespace, ...(identity ? { identity } : {}) })),
-  });
+  const defaults = await testMessagingOptions({ name: options.name, namespace: options.namespace, ...(identity ? { identity } : {}) });
+  return connectMessaging({ ...rest, ...defaults, ...(rest.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: rest.connectTimeoutMs }) });
 }
