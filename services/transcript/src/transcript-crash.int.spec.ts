@@ -40,8 +40,12 @@ describe('transcript service killed mid-run (real process, NATS and Postgres)', 
     } finally {
       await session.end();
     }
-    // Then its uncommitted batch is gone with it
-    await waitFor(async () => (await bed.query("select 1 from pg_stat_activity where application_name = 'transcript'")).length === 0, { description: 'its database sessions to end' });
+    // Then its uncommitted batch is gone with it (only this database's sessions: other test files
+    // run transcript services on the same server at the same time)
+    await waitFor(
+      async () => (await bed.query("select 1 from pg_stat_activity where application_name = 'transcript' and datname = current_database()")).length === 0,
+      { description: 'its database sessions to end' },
+    );
     expect(await seqsOf(taskId)).toEqual([0]);
     // And a new process writes every message exactly once
     service = await startTranscriptProcess(env);

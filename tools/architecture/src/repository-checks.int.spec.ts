@@ -16,23 +16,27 @@ function boundaryErrors(result: { messages: Array<{ ruleId: string | null; messa
   return result.messages.filter((message) => message.ruleId === boundaryRule).map((message) => message.message);
 }
 
+// A probe lints one file with the type-aware rules, a program of its own: on two cores busy with
+// other test files, a test of several probes took over the default 60 s.
+const PROBE_TEST_TIMEOUT_MS = 180_000;
+
 describe('module boundaries (lint)', () => {
   beforeAll(() => refreshProjectGraph());
 
   it('rejects a service importing another service', async () => {
     const result = await lintProbe('services/queue/src', "import { AppModule } from '../../gateway/src/main';\nexport const probe = AppModule;\n");
     expect(boundaryErrors(result)).toEqual([expect.stringContaining('must begin with a npm scope')]);
-  });
+  }, PROBE_TEST_TIMEOUT_MS);
 
   it('rejects contracts importing any other lib', async () => {
     const result = await lintProbe('libs/contracts/src', "import { startNatsServer } from '@switchyard/messaging';\nexport const probe = startNatsServer;\n");
     expect(boundaryErrors(result)).toEqual([expect.stringContaining('scope:contracts')]);
-  });
+  }, PROBE_TEST_TIMEOUT_MS);
 
   it('lets a service import a lib', async () => {
     const result = await lintProbe('services/queue/src', "import { HEADERS } from '@switchyard/contracts';\nexport const probe = HEADERS;\n");
     expect(boundaryErrors(result)).toEqual([]);
-  });
+  }, PROBE_TEST_TIMEOUT_MS);
 
   it('rejects nats.js outside libs/messaging, test support in a service, and the raw clients in tests', async () => {
     const natsProbe = await lintProbe('services/gateway/src', "import { connect } from '@nats-io/transport-node';\nexport const probe = connect;\n");
@@ -43,7 +47,7 @@ describe('module boundaries (lint)', () => {
     expect(rawClientsProbe.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message)).toEqual([expect.stringContaining('raw NATS clients are for tools/bench')]);
     const insideMessaging = await lintProbe('libs/messaging/src', "import { connect } from '@nats-io/transport-node';\nexport const probe = connect;\n");
     expect(insideMessaging.messages.filter((message) => message.ruleId === 'no-restricted-imports')).toEqual([]);
-  });
+  }, PROBE_TEST_TIMEOUT_MS);
 
   it('keeps the gateway workspace domain out of its edge, and lets the edge call the domain', async () => {
     const restricted = (result: { messages: Array<{ ruleId: string | null; message: string }> }): string[] =>
@@ -54,12 +58,12 @@ describe('module boundaries (lint)', () => {
     expect(restricted(natsInDomain)).toEqual([expect.stringContaining('Only libs/messaging talks to NATS')]);
     const edgeProbe = await lintProbe('services/gateway/src/edge/rest', "import { IssuesModule } from '../../workspace/issues/issues.module';\nexport const probe = IssuesModule;\n");
     expect(restricted(edgeProbe)).toEqual([]);
-  });
+  }, PROBE_TEST_TIMEOUT_MS);
 
   it('flags a floating promise', async () => {
     const result = await lintProbe('libs/contracts/src', 'async function work(): Promise<void> {}\nwork();\nexport {};\n');
     expect(result.messages.map((message) => message.ruleId)).toContain('@typescript-eslint/no-floating-promises');
-  });
+  }, PROBE_TEST_TIMEOUT_MS);
 });
 
 // swc compiles without type-checking, so these keep types and lint honest in `npm test`. One file:
