@@ -19,6 +19,7 @@ export * from './schema/record/aggregate-events.reader';
 export * from './schema/record/attempt-claims.reader';
 export * from './schema/queue/queued-task.reader';
 export * from './schema/queue/attempt-holders.reader';
+export * from './schema/queue/claim-candidates.statement';
 export * from './schema/transcript/timeline.reader';
 export * from './schema/transcript/timeline-page.reader';
 export * from './schema/transcript/timeline-entry.json';

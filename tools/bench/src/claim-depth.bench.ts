@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import type { MessagingConnection } from '@switchyard/messaging';
+import { CLAIM_CANDIDATES_SQL } from '@switchyard/persistence';
 import { enqueuePayload, measureEnqueueToClaimed, send } from './claim.bench';
 import { format, latencyCell, ratioCell, type TableRow } from './report-table';
 import type { LatencySummary } from './statistics';
@@ -81,22 +82,7 @@ async function seedQueuedTasks(client: Client, options: { readonly templateTaskI
 /** The candidate statement of `claim-candidates.query.ts` (candidates and their agents' locks), as the claim runs it. */
 async function explainClaimQuery(client: Client, runtimeId: string): Promise<string[]> {
   const { rows } = await client.query<{ 'QUERY PLAN': string }>(
-    `explain (analyze, buffers, costs off)
-     with candidate as (
-       select task_id, agent_id, issue_id, chat_session_id, priority, enqueued_at
-         from agent_task_queue
-        where runtime_id = any($1::text[])
-          and (status = 'queued' or (status = 'deferred' and fire_at <= $2))
-          and (expires_at is null or expires_at > $2)
-        order by priority desc, enqueued_at, task_id
-        limit $3
-        for update skip locked),
-     agent_lock as (
-       select pg_advisory_xact_lock(hashtextextended(agent.agent_id, 11)) from (select distinct agent_id from candidate) as agent order by agent.agent_id)
-     select task_id, agent_id, issue_id, chat_session_id
-       from candidate
-      where (select count(*) from agent_lock) >= 0
-      order by priority desc, enqueued_at, task_id`,
+    `explain (analyze, buffers, costs off) ${CLAIM_CANDIDATES_SQL}`,
     [[runtimeId], new Date().toISOString(), 40],
   );
   return rows.map((row) => row['QUERY PLAN']);

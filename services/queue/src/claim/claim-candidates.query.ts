@@ -1,5 +1,6 @@
 import { isRuntimeOfDaemon } from '@switchyard/contracts';
 import type { EntityManager } from 'typeorm';
+import { CLAIM_CANDIDATES_SQL } from '@switchyard/persistence';
 
 export interface ClaimCandidate {
   readonly taskId: string;
@@ -56,21 +57,7 @@ export async function lockClaimCandidates(
   options: { readonly runtimeIds: readonly string[]; readonly now: string; readonly limit: number },
 ): Promise<ClaimCandidate[]> {
   const rows = await manager.query<Array<{ task_id: string; agent_id: string; issue_id: string | null; chat_session_id: string | null }>>(
-    `with candidate as (
-       select task_id, agent_id, issue_id, chat_session_id, priority, enqueued_at
-         from agent_task_queue
-        where runtime_id = any($1::text[])
-          and (status = 'queued' or (status = 'deferred' and fire_at <= $2))
-          and (expires_at is null or expires_at > $2)
-        order by priority desc, enqueued_at, task_id
-        limit $3
-        for update skip locked),
-     agent_lock as (
-       select pg_advisory_xact_lock(hashtextextended(agent.agent_id, 11)) from (select distinct agent_id from candidate) as agent order by agent.agent_id)
-     select task_id, agent_id, issue_id, chat_session_id
-       from candidate
-      where (select count(*) from agent_lock) >= 0
-      order by priority desc, enqueued_at, task_id`,
+    CLAIM_CANDIDATES_SQL,
     [options.runtimeIds, options.now, options.limit],
   );
   return rows.map((row) => ({ taskId: row.task_id, agentId: row.agent_id, issueId: row.issue_id, chatSessionId: row.chat_session_id }));

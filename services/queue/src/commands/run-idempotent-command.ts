@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { commandFailure, type CommandReply } from '@switchyard/contracts';
 import { ConcurrencyConflictError, POSTGRES_UNIQUE_VIOLATION, postgresErrorCode, postgresErrorConstraint, withOptimisticRetry, type AlongsideStatement } from '@switchyard/event-store';
-import { PROCESSED_COMMAND_KEY, ProcessedCommandStore, recordStatement, type ProcessedCommand } from '@switchyard/persistence';
+import { PROCESSED_COMMAND_KEY, ProcessedCommandStore, isKeptReply, recordStatement, type ProcessedCommand } from '@switchyard/persistence';
 import { recordingTaskTransitions, type TaskTransition } from '../storage/task-transitions';
 
 /**
@@ -60,12 +60,12 @@ export function runIdempotentCommand<TResult>(options: {
             let sentAlongside: CommandReply<TResult> | undefined;
             const reply = await options.execute(manager, {
               alongside: (replyToKeep) => {
-                const statement = (first: number) => recordStatement(record(replyToKeep), first);
-                if (!statement(1)) return [];
+                if (!isKeptReply(replyToKeep)) return [];
+                // Its stored form (a claim's lease tokens sealed) is built once, when the statement is.
                 return [
                   (first) => {
                     sentAlongside = replyToKeep;
-                    return statement(first) as NonNullable<ReturnType<typeof statement>>;
+                    return recordStatement(record(replyToKeep), first) as NonNullable<ReturnType<typeof recordStatement>>;
                   },
                 ];
               },

@@ -47,9 +47,14 @@ interface RecordOptions {
  * sends it with its own write; undefined for a reply that is not kept.
  */
 export function recordStatement(options: RecordOptions, first: number): { readonly sql: string; readonly parameters: readonly unknown[] } | undefined {
-  if (!options.reply.ok && options.reply.error.retryable) return undefined;
+  if (!isKeptReply(options.reply)) return undefined;
   return {
     sql: `insert into processed_command (request_id, command_type, sender, reply) values ($${first}, $${first + 1}, $${first + 2}, $${first + 3}::jsonb)`,
     parameters: [options.requestId, options.commandType, options.sender, JSON.stringify(options.reply)],
   };
+}
+
+/** Whether a reply is kept at all: a retryable failure is not, so the retry gets a fresh chance. */
+export function isKeptReply(reply: CommandReply<unknown>): boolean {
+  return reply.ok || !reply.error.retryable;
 }
