@@ -27,6 +27,9 @@ describe('daemon lifecycle on the real Claude Code (profiles, watchdog, shutdown
   const dshProfile: RuntimeProfile = { profileId: 'dsh-scripted', displayName: 'Scripted DSH', protocolFamily: 'dsh-jsonl', commandName: 'fake-dsh', fixedArgs: ['{}'] };
   const FAKE_DSH = path.resolve(__dirname, '../../../libs/agent-adapters/src/dsh-jsonl/__fixtures__/fake-dsh.js');
 
+  const agentClisPath = (...before: string[]): string =>
+    [...before, path.resolve(__dirname, '../../../tests/agent-clis/node_modules/.bin'), process.env['PATH'] ?? ''].join(path.delimiter);
+
   beforeAll(async () => {
     stack = await startDaemonE2eStack();
     const profilesFile = path.join(stack.home, 'runtime-profiles.json');
@@ -35,14 +38,13 @@ describe('daemon lifecycle on the real Claude Code (profiles, watchdog, shutdown
     await mkdir(bin, { recursive: true });
     await writeFile(path.join(bin, 'fake-dsh'), `#!/bin/sh\nexec "${process.execPath}" "${FAKE_DSH}" "$@"\n`);
     await chmod(path.join(bin, 'fake-dsh'), 0o755);
-    const agentClis = path.resolve(__dirname, '../../../tests/agent-clis/node_modules/.bin');
     // Idle 3 s: far above the mock's answer time, far below the slow scenario.
     daemon = await stack.startDaemon({
       daemonId: DAEMON_ID,
       env: {
         DAEMON_RUNTIME_PROFILES_FILE: profilesFile,
         DAEMON_IDLE_TIMEOUT_MS: '3000',
-        DAEMON_PATH: [bin, agentClis, process.env['PATH'] ?? ''].join(path.delimiter),
+        DAEMON_PATH: agentClisPath(bin),
       },
     });
   }, 180_000);
@@ -99,6 +101,10 @@ describe('daemon lifecycle on the real Claude Code (profiles, watchdog, shutdown
   }, 120_000);
 
   it('on SIGTERM, ends the in-flight task as cancelled_by_shutdown, queues its retry and leaves no agent process', async () => {
+    // The same daemon again, without the 3 s watchdog: a quiet run must outlive a busy machine's
+    // gap between its start and the shutdown, or the watchdog ends it first.
+    await daemon?.stop();
+    daemon = await stack.startDaemon({ daemonId: DAEMON_ID, env: { DAEMON_PATH: agentClisPath() } });
     const taskId = await stack.enqueue({ runtimeId: `${DAEMON_ID}-claude-code`, prompt: 'Work long [[scenario:slow 60000]]', maxAttempts: 2 });
     await stack.waitForTask(taskId, ['running']);
     await stack.model.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body).includes('Work long'), 60_000);
