@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { TEST_CONNECT_TIMEOUT_MS } from './test-bus';
 
 export interface ServiceChild {
   readonly url: string;
@@ -69,6 +70,7 @@ export function serviceChildEnvironment(options: { readonly natsUrl: string; rea
     PATH: process.env['PATH'] ?? '',
     SWITCHYARD_STREAM_MAX_BYTES_CAP: process.env['SWITCHYARD_STREAM_MAX_BYTES_CAP'] ?? '',
     NATS_URL: options.natsUrl,
+    NATS_CONNECT_TIMEOUT_MS: String(TEST_CONNECT_TIMEOUT_MS),
     SWITCHYARD_NAMESPACE: options.namespace,
     PORT: '0',
     HOST: '127.0.0.1',

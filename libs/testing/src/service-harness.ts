@@ -11,7 +11,7 @@ import { deleteNamespaceStreams } from '@switchyard/messaging/testing';
 import { runMigrations } from '@switchyard/persistence';
 import { ConfigValidationError, createJsonLogger, startService, type PlatformConfig, type ServiceBaseConfig, type ServiceDefinition } from '@switchyard/service-kit';
 import { createTestDatabase } from './test-database';
-import { connectTestMessaging, testCredentialsFile } from './test-bus';
+import { TEST_CONNECT_TIMEOUT_MS, connectTestMessaging, testCredentialsFile } from './test-bus';
 import { testNatsUrl, uniqueNamespace } from './test-environment';
 
 export interface ServiceUnderTest {
@@ -84,6 +84,7 @@ async function bootInProcess<Config extends ServiceBaseConfig & PlatformConfig>(
 ) {
   const env: NodeJS.ProcessEnv = {
     NATS_URL: testNatsUrl(),
+    NATS_CONNECT_TIMEOUT_MS: String(TEST_CONNECT_TIMEOUT_MS),
     SWITCHYARD_NAMESPACE: options.namespace,
     PORT: '0',
     HOST: '127.0.0.1',

@@ -40,11 +40,11 @@ export async function testCredentialsFile(identity: BusIdentity, namespace?: str
 }
 
 /**
- * How long a test's own connection may take to open. Two CI runs saw one time out at the services'
- * 10 s while both cores and the disk were loaded, the shared test server otherwise well; the files
- * after them connected at once.
+ * How long a connection of a test, or of a service under test, may take to open. CI runs saw
+ * connections to the shared test server time out at the services' 10 s with both cores loaded,
+ * while the files after them connected at once.
  */
-const TEST_CONNECT_TIMEOUT_MS = 30_000;
+export const TEST_CONNECT_TIMEOUT_MS = 30_000;
 
 /** How to connect to the test bus as `identity` (test tooling by default). */
 export async function testMessagingOptions(options: {

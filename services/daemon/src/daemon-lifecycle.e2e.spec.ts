@@ -110,7 +110,7 @@ describe('daemon lifecycle on the real Claude Code (profiles, watchdog, shutdown
     await stack.model.waitForRequest((request) => request.outcome === 'pending' && JSON.stringify(request.body).includes('Work long'), 60_000);
     expect(agentProcessesOf(taskId).length).toBeGreaterThan(0);
 
-    await daemon!.stop();
+    await daemon.stop();
     daemon = undefined;
 
     expect(await stack.waitForTask(taskId, ['completed', 'failed', 'cancelled'], 30_000)).toMatchObject({ status: 'failed', failure_reason: 'cancelled_by_shutdown' });

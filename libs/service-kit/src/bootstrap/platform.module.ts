@@ -39,6 +39,8 @@ export interface PlatformModuleOptions {
   readonly identity: BusIdentity;
   /** The identity's NATS `.creds` file; without one the server must be open (tests of the lib). */
   readonly credentialsFile?: string | undefined;
+  /** How long the first connection may take to open; the messaging default (10 s) when absent. */
+  readonly connectTimeoutMs?: number | undefined;
   readonly extensions: readonly PlatformExtension[];
   /** Consumer options of `@EventPattern` handlers that come from configuration. */
   readonly eventConsumers?: EventConsumerTable;
@@ -70,6 +72,7 @@ export class PlatformModule {
         options.logger.flush(() => process.exit(1));
       },
       ...(options.credentialsFile ? { credentialsFile: options.credentialsFile } : {}),
+      ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
       ...(publishOnly ? { jetStreamAccess: 'publish' as const } : { streams: catalogStreamDefinitions(), objectStores: catalogObjectStoreDefinitions(), keyValueBuckets: catalogKeyValueDefinitions() }),
       ...(options.eventConsumers ? { eventConsumers: options.eventConsumers } : {}),
     });
@@ -89,6 +92,7 @@ export class PlatformModule {
 export interface PlatformConfig {
   readonly NATS_URL: string;
   readonly NATS_CREDENTIALS_FILE?: string | undefined;
+  readonly NATS_CONNECT_TIMEOUT_MS?: number | undefined;
   readonly SWITCHYARD_NAMESPACE?: string | undefined;
   readonly HOST: string;
   readonly METRICS_PORT?: number | undefined;
@@ -129,6 +133,7 @@ export function serviceRootModule(options: {
         namespace: options.config.SWITCHYARD_NAMESPACE,
         identity: options.identity,
         credentialsFile: options.config.NATS_CREDENTIALS_FILE,
+        connectTimeoutMs: options.config.NATS_CONNECT_TIMEOUT_MS,
         extensions: options.extensions,
         ...(options.eventConsumers ? { eventConsumers: options.eventConsumers } : {}),
         metrics: { host: options.config.HOST, port: options.config.METRICS_PORT },

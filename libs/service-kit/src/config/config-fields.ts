@@ -36,6 +36,14 @@ export const namespaceField = z
   .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be lowercase letters, digits, _ or -, starting with a letter')
   .optional();
 
+/** How long the first NATS connection may take to open before the process gives up at boot. */
+export const natsConnectTimeoutField = z.coerce
+  .number()
+  .int('must be an integer')
+  .min(1_000, 'must be at least 1000 (ms)')
+  .max(300_000, 'must be at most 300000 (ms)')
+  .default(10_000);
+
 export const hostField = z.string().trim().min(1).default('127.0.0.1');
 
 /** Environment keys whose values must never be logged. */

@@ -37,3 +37,16 @@ describe('METRICS_PORT', () => {
     expect(Object.keys(databaseServiceConfigSchema(8080).shape)).toContain('METRICS_PORT');
   });
 });
+
+describe('NATS_CONNECT_TIMEOUT_MS', () => {
+  it('gives the first connection 10 s unless set', () => {
+    expect(load({}).NATS_CONNECT_TIMEOUT_MS).toBe(10_000);
+    expect(load({ NATS_CONNECT_TIMEOUT_MS: '30000' }).NATS_CONNECT_TIMEOUT_MS).toBe(30_000);
+  });
+
+  it('refuses what is not a whole number of milliseconds within 1 s to 5 min, naming the key', () => {
+    expect(rejectedKeys({ NATS_CONNECT_TIMEOUT_MS: 'soon' }).map((problem) => problem.split(':')[0])).toEqual(['NATS_CONNECT_TIMEOUT_MS']);
+    expect(rejectedKeys({ NATS_CONNECT_TIMEOUT_MS: '500' })).toEqual(['NATS_CONNECT_TIMEOUT_MS: must be at least 1000 (ms)']);
+    expect(rejectedKeys({ NATS_CONNECT_TIMEOUT_MS: '600000' })).toEqual(['NATS_CONNECT_TIMEOUT_MS: must be at most 300000 (ms)']);
+  });
+});
