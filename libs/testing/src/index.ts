@@ -1,6 +1,7 @@
 export * from './test-environment';
 export * from './test-infrastructure';
 export * from './test-database';
+export * from './migrated-test-database';
 export * from './service-harness';
 export * from './service-boot.spec-suite';
 export * from './sample-agent';

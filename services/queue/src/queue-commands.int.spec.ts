@@ -127,10 +127,15 @@ describe('queue commands over NATS (real NATS + Postgres)', () => {
 
   // Two tries of one request id racing: the later one waits for the first's commit, finds its
   // reply's key taken, and answers that reply again instead of enqueuing a second task.
-  it('enqueues one task when the same request id arrives several times at once, and answers each with it', async () => {
+  it('enqueues one task when the same request id arrives several times at once, answers each with it, and nudges the runtime’s daemon once', async () => {
     const runtimeId = `${DAEMON}-${uniqueNamespace('runtime')}`;
+    await client.heartbeat(runtimeId, DAEMON);
+    const nudges = await collectNotices(client.messaging, subjects.workAvailable(DAEMON, runtimeId));
     const payload = enqueuePayload({ runtimeId, agentId: uniqueNamespace('agent') });
     const replies = await Promise.all(Array.from({ length: 6 }, () => client.send('task.enqueue', payload, 'enqueue-sent-at-once')));
+    // The applied try publishes its nudge before its reply, on the same connection: it is here by now.
+    expect(nudges.received).toHaveLength(1);
+    nudges.close();
     const tasks = await client.query<{ task_id: string }>('select task_id from agent_task_queue where runtime_id = $1', [runtimeId]);
     expect(tasks).toHaveLength(1);
     const taskId = tasks[0]?.task_id;

@@ -97,7 +97,7 @@ export class TaskCommandServer {
     if (READ_ONLY_COMMANDS.has(name)) return handler(payload, contextOf(this.dataSource.manager, NOTHING_KEPT));
     // A command that names the runtime it queues for (an enqueue) reads that runtime's daemons
     // while its transaction runs: the nudge after the commit then waits for no read.
-    const namedRuntime = QUEUEING_COMMANDS.has(name) && 'runtimeId' in payload && typeof payload.runtimeId === 'string' ? payload.runtimeId : undefined;
+    const namedRuntime = runtimeNamedBy(name, payload);
     const daemonsToNudge = namedRuntime === undefined ? undefined : this.nudger.daemonsOf([namedRuntime]);
     let reply: CommandReply<unknown>;
     try {
@@ -124,20 +124,27 @@ export class TaskCommandServer {
     return reply;
   }
 
-  /** The runtimes whose daemons should claim now: where the committed command queued work. */
+  /**
+   * The runtimes whose daemons should claim now, for a committed command that names none itself
+   * (those are nudged from the read made during their transaction): where it queued work.
+   */
   private async runtimesWithNewWork<TName extends CommandName>(name: TName, payload: CommandPayloadOf<TName>, reply: { result: unknown }): Promise<string[]> {
     // The release names its retried attempts' runtimes; a retry runs on the runtime of the task it retries.
     if (name === 'task.release_orphans') {
       return (reply.result as TaskReleaseOrphansResult).tasks.filter((task) => task.willRetry).map((task) => task.runtimeId);
     }
     if (!QUEUEING_COMMANDS.has(name)) return [];
-    const runtimeId = 'runtimeId' in payload ? payload.runtimeId : undefined;
-    if (typeof runtimeId === 'string') return [runtimeId];
     const rows = await this.dataSource.query<Array<{ runtime_id: string }>>('select runtime_id from agent_task_queue where task_id = $1', [
       (payload as { taskId: string }).taskId,
     ]);
     return rows.map((row) => row.runtime_id);
   }
+}
+
+/** The runtime a queueing command names in its payload (an enqueue); undefined when it names a task instead. */
+function runtimeNamedBy(name: CommandName, payload: object): string | undefined {
+  if (!QUEUEING_COMMANDS.has(name) || !('runtimeId' in payload)) return undefined;
+  return typeof payload.runtimeId === 'string' ? payload.runtimeId : undefined;
 }
 
 /** The tasks a committed cancel left waiting for their attempt's daemon to stop. */

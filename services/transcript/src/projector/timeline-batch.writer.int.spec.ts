@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { createDataSource, runMigrations } from '@switchyard/persistence';
-import { createTestDatabase, type TestDatabase } from '@switchyard/testing';
+import { openMigratedTestDatabase, type MigratedTestDatabase } from '@switchyard/testing';
 import { COMPLETE_TOOL_RESULTS, INSERT_MESSAGES } from './timeline-batch.writer';
 
 /** The plan Postgres picks for a statement, as JSON text. */
@@ -10,14 +9,12 @@ async function planOf(dataSource: DataSource, statement: string, parameters: unk
 }
 
 describe('timeline batch writer statements (real Postgres)', () => {
-  let database: TestDatabase;
+  let database: MigratedTestDatabase;
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await runMigrations({ url: database.url });
-    dataSource = createDataSource({ url: database.url, poolSize: 2, applicationName: 'timeline-writer-test' });
-    await dataSource.initialize();
+    database = await openMigratedTestDatabase({ applicationName: 'timeline-writer-test', poolSize: 2 });
+    dataSource = database.dataSource;
     // A long timeline of tool calls and their results, as the projector would have stored it.
     await dataSource.query(`
       insert into task_message (id, task_id, seq, attempt, type, tool, call_id, output_truncated, created_at, entry_json)
@@ -26,10 +23,7 @@ describe('timeline batch writer statements (real Postgres)', () => {
     await dataSource.query('analyze task_message');
   });
 
-  afterAll(async () => {
-    if (dataSource?.isInitialized) await dataSource.destroy();
-    await database?.drop();
-  });
+  afterAll(() => database?.close());
 
   // Both pair a result with its call by (task_id, call_id). Without an index for that, each was a
   // scan of the whole table, for every batch: ingest slowed as timelines grew.
